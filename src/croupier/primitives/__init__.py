@@ -1,0 +1,1 @@
+"""Cards, shoe, dice, wheel and the chance sources every game draws from."""
