@@ -120,9 +120,9 @@ def parse_odds(value: object) -> Fraction:
         try:
             odds = Fraction(value)
         except ValueError:
-            raise ValueError(f"{value!r} is not odds (an integer or a fraction like \"3/2\")") from None
+            raise ValueError(f'{value!r} is not odds (an integer or a fraction like "3/2")') from None
     else:
-        raise ValueError(f"{value!r} is not odds (an integer or a fraction like \"3/2\")")
+        raise ValueError(f'{value!r} is not odds (an integer or a fraction like "3/2")')
     if odds <= 0:
         raise ValueError(f"odds {value!r} are not positive")
     return odds
@@ -261,10 +261,7 @@ def read_document(path: str | Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidRules([f"cannot read the rules file {str(p)!r}: {exc}"]) from None
     try:
-        if p.suffix.lower() == ".json":
-            data = json.loads(text)
-        else:
-            data = tomllib.loads(text)
+        data = json.loads(text) if p.suffix.lower() == ".json" else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
         raise InvalidRules([f"{str(p)!r} is not valid {p.suffix.lstrip('.').upper() or 'TOML'}: {exc}"]) from None
     if not isinstance(data, dict):

@@ -194,4 +194,3 @@ def queue_reader(values: Iterable[object]) -> Reader:
         return pending.popleft()
 
     return read
-

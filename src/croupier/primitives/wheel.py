@@ -102,9 +102,7 @@ TWELVE_SPECIAL: tuple[frozenset[int], frozenset[int]] = (
     frozenset({2, 4, 6, 14, 16, 18, 19, 21, 23, 31, 33, 35}),
 )
 """The two twelve-number sets A and B listed in the statute (RO 6)."""
-COLUMNS: tuple[frozenset[int], ...] = tuple(
-    frozenset(n for n in range(1, 37) if column_of(n) == c) for c in (1, 2, 3)
-)
+COLUMNS: tuple[frozenset[int], ...] = tuple(frozenset(n for n in range(1, 37) if column_of(n) == c) for c in (1, 2, 3))
 DOZENS: tuple[frozenset[int], ...] = tuple(frozenset(range(12 * d + 1, 12 * d + 13)) for d in range(3))
 LOW: frozenset[int] = frozenset(range(1, 19))
 HIGH: frozenset[int] = frozenset(range(19, 37))

@@ -1,0 +1,1 @@
+"""Exact mathematics of the games: odds, house edges, PAR-sheet figures."""

@@ -1,0 +1,176 @@
+"""The ``croupier`` command line (Typer + Rich)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from croupier import __version__, rulesdoc
+from croupier.errors import CroupierError, InvalidRules
+from croupier.games import GAMES, game, infer_game, load_rules
+
+app = typer.Typer(
+    name="croupier",
+    help="The Macau statutory table games (Roulette 30/2003, Sic Bo 31/2003, Blackjack 57/2009), rule for rule.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+rules_app = typer.Typer(help="Show and check table rules (rules are documents, RULES.md BJ 21).", no_args_is_help=True)
+app.add_typer(rules_app, name="rules")
+
+console = Console()
+err_console = Console(stderr=True)
+
+GameArg = Annotated[str, typer.Argument(help=f"The game: {', '.join(GAMES)}.")]
+RulesOpt = Annotated[Path | None, typer.Option("--rules", help="A rules file (TOML or JSON).")]
+PresetOpt = Annotated[str | None, typer.Option("--preset", help="A named preset (default: statute).")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+def _fail(exc: Exception) -> typer.Exit:
+    if isinstance(exc, InvalidRules):
+        err_console.print(f"[red]Invalid rules[/red] ({len(exc.problems)} problem(s)):")
+        for p in exc.problems:
+            err_console.print(f"  - {p}", markup=False)
+    else:
+        err_console.print(f"[red]Error:[/red] {exc}", markup=False)
+    return typer.Exit(2)
+
+
+def _rules(name: str, preset: str | None, path: Path | None) -> Any:
+    if preset is not None and path is not None:
+        raise _fail(ValueError("give --preset or --rules, not both"))
+    try:
+        return load_rules(name, preset=preset, path=str(path) if path else None)
+    except (CroupierError, ValueError) as exc:
+        raise _fail(exc) from None
+
+
+@app.command()
+def version() -> None:
+    """Print croupier's version."""
+    console.print(f"croupier {__version__}")
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="A scenario file (shared/spec/SCENARIOS.md).")],
+) -> None:
+    """Replay a scripted round file and print the result as JSON (exit 2 with an error object if invalid)."""
+    from croupier.replay import ScenarioError, replay_file
+
+    try:
+        result = replay_file(file)
+    except ScenarioError as exc:
+        sys.stdout.write(json.dumps(exc.as_object()) + "\n")
+        raise typer.Exit(2) from None
+    sys.stdout.write(json.dumps(result) + "\n")
+
+
+@rules_app.command("show")
+def rules_show(name: GameArg, preset: PresetOpt = None, rules: RulesOpt = None, as_json: JsonOpt = False) -> None:
+    """Print a table's full rules configuration, with the rule id behind each option."""
+    try:
+        g = game(name)
+    except ValueError as exc:
+        raise _fail(exc) from None
+    r = _rules(name, preset, rules)
+    doc = rulesdoc.document(r)
+    if as_json:
+        sys.stdout.write(json.dumps({"game": name, **doc}, indent=2) + "\n")
+        return
+    table = Table(title=f"{g.title} ({g.statute}) rules")
+    table.add_column("option")
+    table.add_column("value")
+    table.add_column("rule")
+    table.add_column("kind")
+    table.add_column("meaning")
+    for spec in rulesdoc.option_specs(g.rules_class):
+        table.add_row(spec.name, json.dumps(doc[spec.name]), spec.rule, str(spec.kind), spec.doc)
+    console.print(table)
+
+
+@rules_app.command("check")
+def rules_check(
+    file: Annotated[Path, typer.Argument(help="A rules file (TOML or JSON).")],
+    game_name: Annotated[str | None, typer.Option("--game", help="The game, if the file does not say.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Validate a rules file (every problem at once) and list the options that differ from the statute."""
+    try:
+        document = rulesdoc.read_document(file)
+        g = game(game_name) if game_name else infer_game(document)
+        r = g.load(document)
+    except (CroupierError, ValueError) as exc:
+        raise _fail(exc) from None
+    diffs = rulesdoc.differences(r, g.presets["statute"])
+    if as_json:
+        out = {
+            "game": g.name,
+            "valid": True,
+            "differences": [
+                {
+                    "option": d.option,
+                    "value": d.value,
+                    "statute": d.statute,
+                    "kind": str(d.kind),
+                    "rule": d.rule,
+                }
+                for d in diffs
+            ],
+        }
+        sys.stdout.write(json.dumps(out, indent=2) + "\n")
+        return
+    console.print(f"[green]{file}: valid {g.title} rules.[/green]")
+    if not diffs:
+        console.print("Every option is the statute's.")
+        return
+    table = Table(title="Options that differ from the statute")
+    for col in ("option", "value", "statute", "kind", "rule"):
+        table.add_column(col)
+    for d in diffs:
+        table.add_row(d.option, json.dumps(d.value), json.dumps(d.statute), str(d.kind), d.rule)
+    console.print(table)
+
+
+@app.command()
+def odds(name: GameArg, rules: RulesOpt = None, preset: PresetOpt = None, as_json: JsonOpt = False) -> None:
+    """Exact odds of every bet: outcomes, payout, house edge (fraction and %), hit frequency, SD per unit."""
+    from croupier.analysis.odds import odds_table
+
+    try:
+        g = game(name)
+        table_rows = odds_table(name, _rules(name, preset, rules))
+    except ValueError as exc:
+        raise _fail(exc) from None
+    if as_json:
+        sys.stdout.write(json.dumps({"game": name, "bets": [b.as_json() for b in table_rows]}) + "\n")
+        return
+    from croupier.display import odds_rich_table
+
+    console.print(odds_rich_table(f"{g.title}: exact odds per unit staked", table_rows))
+
+
+@app.command()
+def demo(
+    rounds: Annotated[int, typer.Option(help="Rounds at each table.")] = 5,
+    players: Annotated[int, typer.Option(help="Simulated players at each table.")] = 4,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed the players' choices (outcomes always come from the strong RNG).")
+    ] = None,
+) -> None:
+    """A short session at a roulette and a sic bo table driven by the strong RNG, then the odds tables."""
+    from croupier.demo import run_demo
+
+    run_demo(console, rounds=rounds, players=players, seed=seed)
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()

@@ -1,0 +1,130 @@
+"""``croupier demo``: a short session at a roulette and a sic bo table, then the odds tables.
+
+The results come from the strong RNG (:class:`~croupier.primitives.chance.SystemRandom`); a few simulated
+players pick bets at random within the table limits.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from croupier.analysis.odds import roulette_odds, sicbo_odds
+from croupier.display import odds_rich_table, settlement_table
+from croupier.primitives import wheel
+from croupier.primitives.chance import RandomSource, SystemRandom
+from croupier.roulette import RouletteTable
+from croupier.sicbo import SicBoTable
+from croupier.sicbo.rules import TOTALS
+
+NAMES = ("ana", "bo", "cy", "dee", "eli", "fay", "gus")
+CHIPS = (10, 20, 50, 100)
+
+
+def _pick(rng: RandomSource, items: tuple[Any, ...] | list[Any]) -> Any:
+    return items[rng.randbelow(len(items))]
+
+
+def random_roulette_bet(rng: RandomSource, nine_blocks: tuple[frozenset[int], ...]) -> dict[str, Any]:
+    """A random legal roulette bet: type and placement."""
+    kind = _pick(rng, ("straight", "split", "street", "corner", "six_line", "nine", "twelve_special",
+                       "column", "dozen", "low", "high", "odd", "even", "red", "black"))  # fmt: skip
+    pools: dict[str, Any] = {
+        "split": sorted(wheel.SPLITS, key=sorted),
+        "street": sorted(wheel.STREETS, key=sorted),
+        "corner": sorted(wheel.CORNERS, key=sorted),
+        "six_line": sorted(wheel.SIX_LINES, key=sorted),
+        "nine": list(nine_blocks),
+    }
+    if kind == "straight":
+        return {"bet_type": kind, "numbers": [rng.randbelow(37)]}
+    if kind in pools:
+        return {"bet_type": kind, "numbers": sorted(_pick(rng, pools[kind]))}
+    if kind == "twelve_special":
+        return {"bet_type": kind, "index": 1 + rng.randbelow(2)}
+    if kind in ("column", "dozen"):
+        return {"bet_type": kind, "index": 1 + rng.randbelow(3)}
+    return {"bet_type": kind}
+
+
+def random_sicbo_bet(rng: RandomSource) -> dict[str, Any]:
+    """A random legal sic bo bet: type and face/total."""
+    kind = _pick(rng, ("small", "big", "single", "triple", "any_triple", "total"))
+    if kind in ("single", "triple"):
+        return {"bet_type": kind, "face": 1 + rng.randbelow(6)}
+    if kind == "total":
+        return {"bet_type": kind, "total": _pick(rng, TOTALS)}
+    return {"bet_type": kind}
+
+
+def _summary(title: str, totals: dict[str, int], wagered: int) -> Table:
+    table = Table(title=title)
+    table.add_column("player")
+    table.add_column("net", justify="right")
+    for player, amount in totals.items():
+        table.add_row(player, f"{amount:+d}")
+    house = -sum(totals.values())
+    table.add_row("[bold]house[/bold]", f"[bold]{house:+d}[/bold]")
+    table.caption = f"wagered {wagered}; nets sum to zero"
+    return table
+
+
+def run_demo(console: Console, *, rounds: int = 5, players: int = 4, seed: int | None = None) -> None:
+    """Play ``rounds`` rounds at each table with ``players`` simulated players and print everything."""
+    outcomes = SystemRandom()
+    choices: RandomSource
+    if seed is None:
+        choices = SystemRandom()
+    else:
+        from croupier.primitives.pcg import SeededRandom
+
+        choices = SeededRandom(seed)
+    seated = NAMES[: max(1, min(players, len(NAMES)))]
+    bets_each = 2
+
+    console.rule("[bold]Roulette[/bold] — Despacho 30/2003, single-zero wheel, strong RNG")
+    roulette = RouletteTable(source=outcomes)
+    totals: dict[str, int] = dict.fromkeys(seated, 0)
+    wagered = 0
+    for n in range(1, rounds + 1):
+        rnd = roulette.open_round()
+        for player in seated:
+            for _ in range(bets_each):
+                bet = random_roulette_bet(choices, roulette.rules.nine_number_blocks)
+                rnd.place_bet(player, amount=_pick(choices, CHIPS), **bet)
+        rnd.close_betting()
+        rnd.spin()
+        s = rnd.settlement
+        assert s is not None
+        colour = wheel.colour(s.outcome).value
+        console.print(settlement_table(f"Spin {n}: [bold]{s.outcome}[/bold] {colour}", s))
+        for player, amount in s.players().items():
+            totals[player] += amount
+        wagered += s.wagered
+    console.print(_summary("Roulette session", totals, wagered))
+
+    console.rule("[bold]Sic Bo[/bold] — Despacho 31/2003, three dice, strong RNG")
+    sicbo = SicBoTable(source=outcomes)
+    totals = dict.fromkeys(seated, 0)
+    wagered = 0
+    for n in range(1, rounds + 1):
+        rnd_s = sicbo.open_round()
+        for player in seated:
+            for _ in range(bets_each):
+                rnd_s.place_bet(player, amount=_pick(choices, CHIPS), **random_sicbo_bet(choices))
+        rnd_s.close_betting()
+        rnd_s.roll()
+        ss = rnd_s.settlement
+        assert ss is not None
+        dice = " ".join(str(d) for d in ss.outcome)
+        console.print(settlement_table(f"Roll {n}: [bold]{dice}[/bold] (total {sum(ss.outcome)})", ss))
+        for player, amount in ss.players().items():
+            totals[player] += amount
+        wagered += ss.wagered
+    console.print(_summary("Sic bo session", totals, wagered))
+
+    console.rule("[bold]Exact odds[/bold] (croupier odds roulette|sicbo)")
+    console.print(odds_rich_table("Roulette: exact odds per unit staked", roulette_odds(roulette.rules)))
+    console.print(odds_rich_table("Sic Bo: exact odds per unit staked", sicbo_odds(sicbo.rules)))

@@ -1,0 +1,1 @@
+"""Statistical tests of the chance sources (``pytest -m stats``)."""
