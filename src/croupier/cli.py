@@ -85,14 +85,13 @@ def rules_show(name: GameArg, preset: PresetOpt = None, rules: RulesOpt = None, 
     if as_json:
         sys.stdout.write(json.dumps({"game": name, **doc}, indent=2) + "\n")
         return
-    table = Table(title=f"{g.title} ({g.statute}) rules")
-    table.add_column("option")
-    table.add_column("value")
-    table.add_column("rule")
-    table.add_column("kind")
-    table.add_column("meaning")
+    table = Table(title=f"{g.title} ({g.statute}) rules", show_lines=True)
+    table.add_column("option", no_wrap=True)
+    table.add_column("value", ratio=3)
+    table.add_column("rule", no_wrap=True)
+    table.add_column("meaning", ratio=2)
     for spec in rulesdoc.option_specs(g.rules_class):
-        table.add_row(spec.name, json.dumps(doc[spec.name]), spec.rule, str(spec.kind), spec.doc)
+        table.add_row(spec.name, rulesdoc.format_value(doc[spec.name]), spec.rule, f"{spec.doc} ({spec.kind})")
     console.print(table)
 
 
@@ -133,9 +132,9 @@ def rules_check(
         return
     table = Table(title="Options that differ from the statute")
     for col in ("option", "value", "statute", "kind", "rule"):
-        table.add_column(col)
+        table.add_column(col, no_wrap=col == "option")
     for d in diffs:
-        table.add_row(d.option, json.dumps(d.value), json.dumps(d.statute), str(d.kind), d.rule)
+        table.add_row(d.option, rulesdoc.format_value(d.value), rulesdoc.format_value(d.statute), str(d.kind), d.rule)
     console.print(table)
 
 

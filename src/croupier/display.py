@@ -13,18 +13,18 @@ from croupier.wagering import Settlement
 
 def odds_rich_table(title: str, rows: Sequence[BetOdds]) -> Table:
     """The odds of a game's bets as a Rich table."""
-    table = Table(title=title)
+    table = Table(title=title, caption="per unit staked; pays = odds to 1; hit = P(win); SD of the net")
     for col, justify in (
         ("bet", "left"),
-        ("pays (to 1)", "right"),
+        ("pays", "right"),
         ("P(win)", "right"),
-        ("house edge", "right"),
+        ("edge", "right"),
         ("edge %", "right"),
-        ("hit freq.", "right"),
+        ("hit", "right"),
         ("SD", "right"),
         ("rule", "left"),
     ):
-        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+        table.add_column(col, justify=justify, no_wrap=True)  # type: ignore[arg-type]
     for b in rows:
         j = b.as_json()
         pays = j["pays"] if not isinstance(j["pays"], list) else "/".join(str(p) for p in j["pays"])

@@ -286,10 +286,37 @@ class Difference:
 
 
 def differences(rules: Any, statute: Any) -> list[Difference]:
-    """The options of ``rules`` that differ from ``statute``, each with its kind and rule id."""
+    """The options of ``rules`` that differ from ``statute``, each with its kind and rule id.
+
+    An option whose value is an object (a paytable, limits by bet type) is compared key by key and each
+    changed entry is listed as ``option.key``.
+    """
     out: list[Difference] = []
     for s in option_specs(type(rules)):
         mine, theirs = s.dump(getattr(rules, s.name)), s.dump(getattr(statute, s.name))
-        if mine != theirs:
-            out.append(Difference(s.name, mine, theirs, s.kind, s.rule))
+        out.extend(_diff(s.name, mine, theirs, s))
     return out
+
+
+def _diff(name: str, mine: object, theirs: object, spec: OptionSpec) -> list[Difference]:
+    if mine == theirs:
+        return []
+    if isinstance(mine, dict) and isinstance(theirs, dict):
+        out: list[Difference] = []
+        for key in [*theirs, *(k for k in mine if k not in theirs)]:
+            out.extend(_diff(f"{name}.{key}", mine.get(key), theirs.get(key), spec))
+        return out
+    return [Difference(name, mine, theirs, spec.kind, spec.rule)]
+
+
+def format_value(value: object, *, nested: bool = False) -> str:
+    """A compact human rendering of an option value (objects as ``key value · key value``)."""
+    if isinstance(value, dict):
+        if nested:
+            return "{" + ", ".join(f"{k}: {format_value(v, nested=True)}" for k, v in value.items()) + "}"
+        return " · ".join(f"{k} {format_value(v, nested=True)}" for k, v in value.items())
+    if isinstance(value, list):
+        return "[" + ", ".join(format_value(v, nested=True) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
