@@ -51,6 +51,12 @@ class IllegalAction(CroupierError):
     kind = "illegal_action"
 
 
+class OutOfTurn(IllegalAction):
+    """An action by, or for, another box, hand or player than the one the round is waiting for."""
+
+    kind = "unexpected_action"
+
+
 class InvalidScenario(CroupierError):
     """A malformed scenario file (see shared/spec/SCENARIOS.md)."""
 

@@ -9,6 +9,7 @@ mapping into rules, reporting **every** problem at once and refusing unknown key
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import MISSING, Field, dataclass, field, fields, replace
@@ -45,6 +46,12 @@ class OptionSpec:
     doc: str
     parse: Parser
     dump: Dumper
+    kind_of: Callable[[Any], OptionKind] | None = None
+
+    def kind_for(self, value: object) -> OptionKind:
+        """The kind of choosing ``value`` (as written in a file): some options are statutory for one value
+        and outside the statute for another (e.g. ``dealer_soft_17``)."""
+        return self.kind_of(value) if self.kind_of is not None else self.kind
 
 
 def option(
@@ -54,11 +61,12 @@ def option(
     doc: str,
     parse: Parser,
     dump: Dumper = lambda v: v,
+    kind_of: Callable[[Any], OptionKind] | None = None,
     default: Any = MISSING,
     default_factory: Callable[[], Any] | Any = MISSING,
 ) -> Any:
     """Declare a rules field (use inside a frozen, keyword-only dataclass)."""
-    meta = {"rule": rule, "kind": kind, "doc": doc, "parse": parse, "dump": dump}
+    meta = {"rule": rule, "kind": kind, "doc": doc, "parse": parse, "dump": dump, "kind_of": kind_of}
     if default_factory is not MISSING:
         return field(default_factory=default_factory, metadata=meta)
     return field(default=default, metadata=meta)
@@ -67,7 +75,7 @@ def option(
 def spec_of(f: Field[Any]) -> OptionSpec:
     """The :class:`OptionSpec` of a rules dataclass field."""
     m = f.metadata
-    return OptionSpec(f.name, m["rule"], m["kind"], m["doc"], m["parse"], m["dump"])
+    return OptionSpec(f.name, m["rule"], m["kind"], m["doc"], m["parse"], m["dump"], m.get("kind_of"))
 
 
 class GameRules(Protocol):
@@ -111,15 +119,22 @@ def parse_bool(value: object) -> bool:
     return value
 
 
+_ODDS_TEXT = re.compile(r"\s*[+-]?\d+(\.\d+)?\s*(/\s*\d+\s*)?")
+"""Odds as text: digits, an optional decimal part, an optional ``/denominator``; no exponent."""
+
+
 def parse_odds(value: object) -> Fraction:
     """Odds "A to 1": a positive integer, or a fraction written ``"3/2"``."""
     if is_amount(value):
         assert isinstance(value, int)
         odds = Fraction(value)
     elif isinstance(value, str):
+        # Only plain digits: Fraction() also reads exponents ("1e999999999" would take minutes to expand).
+        if not _ODDS_TEXT.fullmatch(value):
+            raise ValueError(f'{value!r} is not odds (an integer or a fraction like "3/2")')
         try:
             odds = Fraction(value)
-        except ValueError:
+        except (ValueError, ZeroDivisionError):  # over the int digit limit, or "3/0"
             raise ValueError(f'{value!r} is not odds (an integer or a fraction like "3/2")') from None
     else:
         raise ValueError(f'{value!r} is not odds (an integer or a fraction like "3/2")')
@@ -262,7 +277,9 @@ def read_document(path: str | Path) -> dict[str, Any]:
         raise InvalidRules([f"cannot read the rules file {str(p)!r}: {exc}"]) from None
     try:
         data = json.loads(text) if p.suffix.lower() == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
+    except (ValueError, RecursionError) as exc:
+        # ValueError: JSONDecodeError, TOMLDecodeError, and an integer over Python's digit limit;
+        # RecursionError: arrays or objects nested too deeply for the parser.
         raise InvalidRules([f"{str(p)!r} is not valid {p.suffix.lstrip('.').upper() or 'TOML'}: {exc}"]) from None
     if not isinstance(data, dict):
         raise InvalidRules([f"{str(p)!r} must hold an object of options"])
@@ -306,7 +323,7 @@ def _diff(name: str, mine: object, theirs: object, spec: OptionSpec) -> list[Dif
         for key in [*theirs, *(k for k in mine if k not in theirs)]:
             out.extend(_diff(f"{name}.{key}", mine.get(key), theirs.get(key), spec))
         return out
-    return [Difference(name, mine, theirs, spec.kind, spec.rule)]
+    return [Difference(name, mine, theirs, spec.kind_for(mine), spec.rule)]
 
 
 def format_value(value: object, *, nested: bool = False) -> str:

@@ -109,9 +109,10 @@ RUNNERS: dict[str, GameRunner] = {}
 
 def _runners() -> dict[str, GameRunner]:
     if not RUNNERS:
-        from croupier.replay import wager  # registers roulette and sic bo
+        from croupier.replay import blackjack, wager
 
         wager.register(RUNNERS)
+        blackjack.register(RUNNERS)
     return RUNNERS
 
 
@@ -121,9 +122,9 @@ def replay(scenario: object) -> dict[str, Any]:
     check_keys(doc, {"game", "rules", "rounds", "expect", "expect_error"}, "The scenario")
     runners = _runners()
     game = doc.get("game")
-    if game not in runners:
+    if not isinstance(game, str) or game not in runners:  # a list or object game is not hashable
         raise invalid(f"game {game!r} is not one of {', '.join(sorted(runners))}.")
-    runner = runners[str(game)]
+    runner = runners[game]
     rules_doc = doc.get("rules", {})
     if not isinstance(rules_doc, dict):
         raise invalid(f"rules must be an object of options, not {rules_doc!r}.")
@@ -152,6 +153,8 @@ def replay_file(path: str | Path) -> dict[str, Any]:
         raise invalid(f"Cannot read the scenario file {str(p)!r}: {exc}.") from None
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as exc:
+    except (ValueError, RecursionError) as exc:
+        # ValueError: JSONDecodeError, and an integer over Python's digit limit (int_max_str_digits);
+        # RecursionError: arrays or objects nested too deeply for the parser.
         raise invalid(f"{str(p)!r} is not valid JSON: {exc}.") from None
     return replay(data)

@@ -1,0 +1,1228 @@
+"""A blackjack round as a state machine driven by operations (BJ 5-20, SCENARIOS.md "The order in which a
+round asks").
+
+Phases: ``BETTING`` (bets placed per box and bettor) → ``close_betting()`` → the deal (BJ 5.2) → ``OFFERS``
+(even money BJ 10.3, insurance BJ 12; then the peek in procedure 3) → ``PLAY`` (boxes from the left, hands in
+order: hit/stand/double/split/surrender/five-card claim, followers' and Any Pair questions) → the dealer
+(BJ 6.1) → settlement ("Original bet only", the summary table, side bets BJ 13-14, streaks BJ 13.5) →
+``SETTLED`` (or ``VOID``, BJ 5.1.2).
+
+:attr:`BlackjackRound.pending` says who must answer what, with the legal answers; every action is verified
+first and a refused one raises (:class:`IllegalAction`, :class:`OutOfTurn`, :class:`BetRejected`) with the rule
+id and changes nothing. The operations log is the round's history. What spans rounds (the shoe, open streak
+bets) lives on :class:`croupier.blackjack.table.BlackjackTable`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+from croupier.blackjack import sidebets
+from croupier.blackjack.hand import Hand, HandStatus, best_total, hard_total, is_ace_six, is_natural
+from croupier.blackjack.rules import (
+    AnyPairAfterSplit,
+    BlackjackRules,
+    BustedStakes,
+    DealerSoft17,
+    DoubleOn,
+    SevensThirdCard,
+    SideBet,
+    SplitPairBy,
+)
+from croupier.errors import BetRejected, IllegalAction, OutOfTurn
+from croupier.money import check_stake
+from croupier.primitives.cards import Card, Rank
+from croupier.statute import LIMITS
+
+if TYPE_CHECKING:
+    from croupier.blackjack.table import BlackjackTable
+
+
+class Phase(Enum):
+    """Where a round stands."""
+
+    BETTING = "betting"
+    OFFERS = "offers"
+    PLAY = "play"
+    SETTLED = "settled"
+    VOID = "void"
+
+
+PLAY_ACTIONS = ("hit", "stand", "double", "split", "surrender", "claim_five_card")
+OFFER_ACTIONS = ("insurance", "even_money", "decline")
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A question the round waits on: ``player`` answers one of ``actions`` for ``box`` (and ``hand``)."""
+
+    kind: str  # "offer", "play", "follow", "any_pair"
+    box: int
+    hand: int | None
+    player: str
+    actions: tuple[str, ...]
+    max_insurance: int = 0
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class StreakBet:
+    """An open streak bet (BJ 13.5): ``wins`` counted so far since the round it was placed in."""
+
+    box: int
+    player: str
+    level: int
+    stake: int
+    wins: int = 0
+
+
+# -- operations -------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BetPlaced:
+    """A bettor's stakes on a box (BJ 3, BJ 13, BJ 20)."""
+
+    box: int
+    player: str
+    main: int
+    side: tuple[tuple[str, int], ...]
+    streak: tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class BettingClosed:
+    """No more bets; the deal starts."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffled:
+    """A fresh shoe (BJ 2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Burned:
+    """A card burned (BJ 4, BJ 5.1.1)."""
+
+    card: Card
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """A card dealt: to a box's hand, or to the dealer (``box`` None)."""
+
+    card: Card
+    box: int | None
+    hand: int | None
+    face_up: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Answered:
+    """A bettor's answer: an offer, a play decision, a follow or an Any Pair stake."""
+
+    box: int
+    hand: int | None
+    player: str
+    action: str
+    amount: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Paid:
+    """A payment the statute makes at once (BJ 10.3, 15, 18, 19): ``net`` to ``player`` on a hand."""
+
+    box: int
+    hand: int
+    player: str
+    kind: str
+    net: int
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class Peeked:
+    """Procedure 3: the dealer looks at the hole card (BJ 5.2)."""
+
+    blackjack: bool
+
+
+@dataclass(frozen=True, slots=True)
+class HoleCardTurned:
+    """The dealer's face-down card is shown."""
+
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class CardVoided:
+    """A card removed from play (BJ 5.1.1 exposed card, BJ 6.1 dealer card drawn wrongly)."""
+
+    card: Card
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class RoundVoided:
+    """Every card of the round is void and every bet returned (BJ 5.1.2)."""
+
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Settled:
+    """The round's settlement is final."""
+
+
+Operation = (
+    BetPlaced
+    | BettingClosed
+    | Shuffled
+    | Burned
+    | Dealt
+    | Answered
+    | Paid
+    | Peeked
+    | HoleCardTurned
+    | CardVoided
+    | RoundVoided
+    | Settled
+)
+
+
+# -- settlement records -------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BetOutcome:
+    """One bet's result: ``net`` to ``player`` (0 for a push or an open streak bet)."""
+
+    box: int
+    player: str
+    kind: str
+    stake: int
+    net: int
+    rule: str
+    status: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class HandOutcome:
+    """A hand as it ended."""
+
+    cards: tuple[Card, ...]
+    total: int
+    status: str
+
+
+@dataclass(frozen=True, slots=True)
+class BoxOutcome:
+    """A box's hands and result (the deciding player's result, as the streak counts it)."""
+
+    box: int
+    result: str
+    hands: tuple[HandOutcome, ...]
+
+
+@dataclass(frozen=True)
+class BlackjackSettlement:
+    """A settled (or voided) round."""
+
+    dealer_cards: tuple[Card, ...]
+    dealer_total: int
+    dealer_blackjack: bool
+    boxes: tuple[BoxOutcome, ...]
+    outcomes: tuple[BetOutcome, ...]
+    void: bool = False
+    player_order: tuple[str, ...] = ()
+
+    def players(self) -> dict[str, int]:
+        """Each bettor's net for the round (0 included)."""
+        out: dict[str, int] = dict.fromkeys(self.player_order, 0)
+        for o in self.outcomes:
+            out[o.player] = out.get(o.player, 0) + o.net
+        return out
+
+    @property
+    def house_net(self) -> int:
+        """The house's result: minus the players' nets."""
+        return -sum(o.net for o in self.outcomes)
+
+
+# -- bettors and boxes ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Bettor:
+    """One player's money on one box for this round."""
+
+    player: str
+    main: int = 0
+    side: dict[str, int] = field(default_factory=dict)
+    streak: dict[int, int] = field(default_factory=dict)
+    insurance: int = 0
+    even_money: bool = False
+
+
+class Box:
+    """A box in play: its bettors (in the order their bets were placed), deciding player and hands."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+        self.seated: str | None = None
+        self.bettors: dict[str, Bettor] = {}
+        self.decider = ""
+        self.hands: list[Hand] = []
+        self.first_two: list[Card] = []
+        self.third_card: Card | None = None
+        self.third_after_split = False
+        self.declined_split = False
+        self.did_split = False
+        self.did_double = False
+        self.surrendered = False
+        self.cards_dealt = 0
+
+    @property
+    def has_main(self) -> bool:
+        """Some bettor has a main bet here."""
+        return any(b.main for b in self.bettors.values())
+
+    @property
+    def is_blackjack(self) -> bool:
+        """The box's first two cards are a blackjack (BJ 10.1)."""
+        return len(self.hands) == 1 and self.hands[0].is_blackjack
+
+
+class BlackjackRound:
+    """One round at a blackjack table. Made by :meth:`BlackjackTable.open_round`."""
+
+    def __init__(self, table: BlackjackTable, open_streaks: list[StreakBet]) -> None:
+        self.table = table
+        self.rules: BlackjackRules = table.rules
+        self.phase = Phase.BETTING
+        self.operations: list[Operation] = []
+        self.boxes: dict[int, Box] = {}
+        self.dealer: list[Card] = []
+        self.hole_hidden = False
+        self._open_streaks = open_streaks
+        self._questions: deque[Decision] = deque()
+        self._order: list[Box] = []
+        self._box_i = 0
+        self._hand_i = 0
+        self._after_questions: tuple[str, Box, int] | None = None
+        self._players: list[str] = []
+        self._early_bj_known = False
+        self.settlement: BlackjackSettlement | None = None
+        self.streaks_after: list[StreakBet] = []
+
+    # == inspection ==============================================================================================
+
+    @property
+    def is_over(self) -> bool:
+        """True once the round is settled or void."""
+        return self.phase in (Phase.SETTLED, Phase.VOID)
+
+    @property
+    def pending(self) -> Decision | None:
+        """The question the round waits on, or None (betting, or over)."""
+        return self._questions[0] if self._questions else None
+
+    @property
+    def up_card(self) -> Card | None:
+        """The dealer's first (face-up) card."""
+        return self.dealer[0] if self.dealer else None
+
+    def dealer_total(self) -> int:
+        """The dealer's total so far."""
+        return best_total(self.dealer)[0] if self.dealer else 0
+
+    # == betting =================================================================================================
+
+    def verify_place_bet(
+        self,
+        box: int,
+        player: str,
+        *,
+        main: int = 0,
+        side: Mapping[str, int] | None = None,
+        streak: Mapping[int, int] | None = None,
+    ) -> Bettor:
+        """Check a bettor's stakes on a box; return the bettor record as it would be, or raise BetRejected."""
+        r = self.rules
+        if self.phase is not Phase.BETTING:
+            raise IllegalAction("Betting is closed for this round.", rule="BJ 5.1")
+        if not isinstance(player, str) or not player:
+            raise BetRejected(f"{player!r} is not a player name.", rule="BJ 3")
+        if isinstance(box, bool) or not isinstance(box, int) or not 1 <= box <= r.boxes:
+            raise BetRejected(f"Box {box!r} is not on this table: boxes are 1 to {r.boxes}.", rule="BJ 1")
+        current = self.boxes.get(box)
+        existing = current.bettors.get(player) if current else None
+        side = dict(side or {})
+        streak = dict(streak or {})
+        if main:
+            check_stake(
+                main,
+                bet_type="main",
+                chip_unit=r.chip_unit,
+                min_bet=r.min_bet,
+                max_bet=r.max_bet,
+                multiple=2,
+                what="a main bet",
+            )
+        elif main != 0:
+            check_stake(main, bet_type="main", chip_unit=r.chip_unit, min_bet=r.min_bet, max_bet=r.max_bet)
+        for key, stake in side.items():
+            if key not in sidebets.SIDE_KEYS:
+                raise BetRejected(f"{key!r} is not a side bet ({', '.join(sidebets.SIDE_KEYS)}).", rule="BJ 13")
+            if SideBet(sidebets.side_kind(key)) not in r.side_bets_offered:
+                raise BetRejected(f"This table does not offer the {key} side bet.", rule="BJ 13")
+            check_stake(stake, bet_type=key, chip_unit=r.chip_unit, min_bet=r.min_bet, max_bet=r.max_bet)
+        merged = Bettor(
+            player,
+            (existing.main if existing else 0) + main,
+            dict(existing.side) if existing else {},
+            dict(existing.streak) if existing else {},
+        )
+        for key, stake in side.items():
+            merged.side[key] = merged.side.get(key, 0) + stake
+        for level, stake in streak.items():
+            if SideBet.STREAK not in r.side_bets_offered:
+                raise BetRejected("This table does not offer the streak bet.", rule="BJ 13.5")
+            if isinstance(level, bool) or not isinstance(level, int) or not 2 <= level <= 5:
+                raise BetRejected(f"{level!r} is not a streak level: 2, 3, 4 or 5 wins in a row.", rule="BJ 13.5")
+            check_stake(stake, bet_type="streak", chip_unit=r.chip_unit, min_bet=r.min_bet, max_bet=r.max_bet)
+            if merged.main <= 0:
+                raise BetRejected(
+                    f"{player} has no main bet on box {box}: a streak bet needs the bettor's own main bet.",
+                    rule="BJ 13.5.4",
+                )
+            if level in merged.streak or any(
+                s.box == box and s.player == player and s.level == level for s in self._open_streaks
+            ):
+                raise BetRejected(
+                    f"{player} already has a streak bet on {level} wins open on box {box}.", rule="BJ 13.5.3"
+                )
+            merged.streak[level] = stake
+        if r.one_side_bet_per_box:
+            kinds = {sidebets.side_kind(k) for k in merged.side} | ({"streak"} if merged.streak else set())
+            if len(kinds) > 1:
+                raise BetRejected(
+                    f"{player} may place one kind of side bet per box, not {', '.join(sorted(kinds))} on box {box}.",
+                    rule="BJ 13",
+                )
+        if existing is None:
+            limit = r.bettors_per_box_limit
+            if limit is not None and current is not None and len(current.bettors) >= limit:
+                raise BetRejected(f"Box {box} already has {limit} bettors, the most this table allows.", rule="BJ 20.1")
+            if r.max_boxes_per_player is not None:
+                mine = {n for n, b in self.boxes.items() if player in b.bettors}
+                if box not in mine and len(mine) >= r.max_boxes_per_player:
+                    raise BetRejected(
+                        f"{player} already bets on {len(mine)} boxes, the most this table allows.", rule="BJ 3"
+                    )
+        return merged
+
+    def can_place_bet(
+        self,
+        box: int,
+        player: str,
+        *,
+        main: int = 0,
+        side: Mapping[str, int] | None = None,
+        streak: Mapping[int, int] | None = None,
+    ) -> bool:
+        """Whether :meth:`place_bet` would accept these stakes."""
+        try:
+            self.verify_place_bet(box, player, main=main, side=side, streak=streak)
+        except ValueError:
+            return False
+        return True
+
+    def place_bet(
+        self,
+        box: int,
+        player: str,
+        *,
+        main: int = 0,
+        side: Mapping[str, int] | None = None,
+        streak: Mapping[int, int] | None = None,
+    ) -> BetPlaced:
+        """Place (or add to) a bettor's main bet, side bets and streak bets on a box."""
+        merged = self.verify_place_bet(box, player, main=main, side=side, streak=streak)
+        b = self.boxes.get(box)
+        if b is None:
+            b = self.boxes[box] = Box(box)
+        b.bettors[player] = merged
+        if player not in self._players:
+            self._players.append(player)
+        op = BetPlaced(box, player, main, tuple(sorted((side or {}).items())), tuple(sorted((streak or {}).items())))
+        self.operations.append(op)
+        return op
+
+    def seat(self, box: int, player: str | None) -> None:
+        """Record who sits at a box (the seated player decides under BJ 20.1.1 and 20.1.2)."""
+        if self.phase is not Phase.BETTING:
+            raise IllegalAction("Seats are taken before the deal.", rule="BJ 20.1")
+        b = self.boxes.get(box)
+        if b is None:
+            b = self.boxes[box] = Box(box)
+        b.seated = player
+
+    def verify_close_betting(self) -> None:
+        """Raise unless every box has a main bet and every open streak bet is backed by its main bet."""
+        if self.phase is not Phase.BETTING:
+            raise IllegalAction("Betting is already closed for this round.", rule="BJ 5.1")
+        live = [b for b in self.boxes.values() if b.bettors]
+        if not live:
+            raise IllegalAction("No box has a bet: there is nothing to deal.", rule="BJ 5.1")
+        for b in live:
+            if not b.has_main:
+                raise BetRejected(
+                    f"Box {b.number} carries only side bets: a side bet needs a main bet on its box.", rule="BJ 13"
+                )
+        for s in self._open_streaks:
+            box = self.boxes.get(s.box)
+            bettor = box.bettors.get(s.player) if box else None
+            if bettor is None or bettor.main <= 0:
+                raise BetRejected(
+                    f"{s.player} has a streak bet open on box {s.box} and must place a main bet there every round "
+                    "until it is decided.",
+                    rule="BJ 13.5.4",
+                )
+
+    def close_betting(self) -> BettingClosed:
+        """Close betting and deal (BJ 5.2); the round then waits on its first question, if any."""
+        self.verify_close_betting()
+        op = BettingClosed()
+        self.operations.append(op)
+        self.phase = Phase.OFFERS
+        self._order = [self.boxes[n] for n in sorted(self.boxes) if self.boxes[n].bettors]
+        for b in self._order:
+            b.decider = self._decider(b)
+        self.table._prepare_shoe(self)
+        self._deal()
+        self._queue_offers()
+        self._advance()
+        return op
+
+    def _decider(self, box: Box) -> str:
+        """BJ 20.1: who decides for the box."""
+        mains = [b for b in box.bettors.values() if b.main > 0]
+        if self.rules.box_control == 3:
+            top = max(b.main for b in mains)
+            tied = [b.player for b in mains if b.main == top]
+            return box.seated if box.seated in tied else tied[0]
+        seated = box.bettors.get(box.seated) if box.seated else None
+        if seated is not None and seated.main > 0:
+            return seated.player
+        return mains[0].player
+
+    # == cards =====================================================================================================
+
+    def _draw(self) -> Card:
+        return self.table._draw()
+
+    def _burn(self, rule: str) -> None:
+        card = self._draw()
+        self.operations.append(Burned(card, rule))
+
+    def _give(self, box: Box, index: int) -> Card:
+        card = self._draw()
+        hand = box.hands[index]
+        hand.cards.append(card)
+        box.cards_dealt += 1
+        if box.cards_dealt == 3 and box.third_card is None:
+            box.third_card = card
+        face_up = self.rules.procedure != 1 or len(hand.cards) > 2 or hand.from_split
+        self.operations.append(Dealt(card, box.number, index, face_up))
+        return card
+
+    def _deal_dealer(self, face_up: bool) -> Card:
+        card = self._draw()
+        self.dealer.append(card)
+        self.operations.append(Dealt(card, None, None, face_up))
+        return card
+
+    def _deal(self) -> None:
+        """BJ 5.1/5.2: one card to each box from the left, the dealer's up card, the second round of cards,
+        and the hole card in procedure 3 or with a dealing box."""
+        for b in self._order:
+            stakes = {p: bt.main for p, bt in b.bettors.items() if bt.main > 0}
+            b.hands = [Hand([], stakes)]
+            self._give(b, 0)
+        self._deal_dealer(True)
+        for b in self._order:
+            self._give(b, 0)
+            b.first_two = list(b.hands[0].cards)
+            if b.hands[0].is_blackjack:
+                b.hands[0].status = HandStatus.BLACKJACK
+                b.hands[0].done = True
+        if self.rules.has_hole_card:
+            self._deal_dealer(False)
+            self.hole_hidden = True
+
+    # == offers (BJ 10.3, BJ 12) and the peek =====================================================================
+
+    def _queue_offers(self) -> None:
+        up = self.dealer[0]
+        ace, ten = up.rank is Rank.ACE, up.rank.is_ten_value
+        for b in self._order:
+            bj = b.is_blackjack
+            for bettor in b.bettors.values():
+                if bettor.main <= 0:
+                    continue
+                if (ace and bj) or (ten and bj and self.rules.even_money_on_ten):
+                    self._questions.append(
+                        Decision("offer", b.number, 0, bettor.player, ("even_money", "decline"), rule="BJ 10.3")
+                    )
+                elif ace:
+                    cap = int(self.rules.insurance_limit * bettor.main)
+                    cap -= cap % self.rules.chip_unit
+                    cap = min(cap, self.rules.max_bet.for_type("insurance"))
+                    actions = ("insurance", "decline") if cap >= self.rules.min_stake("insurance") else ("decline",)
+                    self._questions.append(
+                        Decision("offer", b.number, None, bettor.player, actions, max_insurance=cap, rule="BJ 12.1")
+                    )
+
+    def _peek(self) -> bool:
+        """Procedure 3 with the peek under an ace or ten: True when the dealer's blackjack ends the round."""
+        if not self.rules.dealer_peeks or len(self.dealer) < 2:
+            return False
+        up = self.dealer[0]
+        if up.rank is not Rank.ACE and not up.rank.is_ten_value:
+            return False
+        bj = is_natural(self.dealer)
+        self.operations.append(Peeked(bj))
+        if bj:
+            self._early_bj_known = True
+        return bj
+
+    # == answering =================================================================================================
+
+    def verify(self, action: str, *, box: int | None = None, player: str | None = None, hand: int | None = None,
+               amount: int | None = None) -> Decision:  # fmt: skip
+        """Check that ``action`` answers the pending question; return the question, or raise.
+
+        ``box``, ``player`` and ``hand`` (when given) must be those the round waits on (else
+        :class:`OutOfTurn`); ``player`` defaults to the one asked.
+        """
+        q = self.pending
+        if q is None:
+            if self.phase is Phase.BETTING:
+                raise IllegalAction(f"{action!r}: the cards are not dealt yet.", rule="BJ 5.1")
+            raise OutOfTurn(f"{action!r}: the round is over and waits on nobody.", rule="BJ 6.3")
+        if box is not None and box != q.box:
+            raise OutOfTurn(
+                f"{action!r} for box {box}, but the round waits on box {q.box} ({q.player}).", rule="BJ 6.3"
+            )
+        if player is not None and player != q.player:
+            raise OutOfTurn(
+                f"{action!r} by {player}, but the round waits on {q.player} at box {q.box}.", rule="BJ 20.2"
+            )
+        if hand is not None and q.hand is not None and hand != q.hand:
+            raise OutOfTurn(f"{action!r} for hand {hand}, but box {q.box} plays hand {q.hand}.", rule="BJ 6.3")
+        if action not in q.actions:
+            raise IllegalAction(self._why_not(action, q), rule=self._rule_of(action, q))
+        if action == "insurance":
+            if isinstance(amount, bool) or not isinstance(amount, int):
+                raise BetRejected(f"Insurance of {amount!r}: give a whole amount.", rule="BJ 12.1")
+            r = self.rules
+            low = r.min_stake("insurance")
+            if amount < low or amount % r.chip_unit:
+                raise BetRejected(
+                    f"Insurance of {amount} must be whole chip units of {r.chip_unit}, at least {low}.", rule=LIMITS
+                )
+            if amount > q.max_insurance:
+                raise BetRejected(
+                    f"Insurance of {amount} is over the limit of {q.max_insurance} "
+                    f"({r.insurance_limit} of the main bet, BJ 12.1).",
+                    rule="BJ 12.1",
+                )
+        return q
+
+    def can(self, action: str, *, box: int | None = None, player: str | None = None, hand: int | None = None,
+            amount: int | None = None) -> bool:  # fmt: skip
+        """Whether :meth:`act` would accept this answer now."""
+        try:
+            self.verify(action, box=box, player=player, hand=hand, amount=amount)
+        except ValueError:
+            return False
+        return True
+
+    def act(self, action: str, *, box: int | None = None, player: str | None = None, hand: int | None = None,
+            amount: int | None = None) -> Answered:  # fmt: skip
+        """Answer the pending question with ``action`` (see :data:`PLAY_ACTIONS`, :data:`OFFER_ACTIONS`,
+        ``follow``, ``any_pair``), then run the round on to its next question."""
+        q = self.verify(action, box=box, player=player, hand=hand, amount=amount)
+        self._questions.popleft()
+        op = Answered(q.box, q.hand, q.player, action, amount or 0)
+        self.operations.append(op)
+        b = self.boxes[q.box]
+        if q.kind == "offer":
+            self._answer_offer(b, q, action, amount or 0)
+        elif q.kind == "play":
+            self._answer_play(b, q, action)
+        elif q.kind == "follow":
+            if action == "follow":
+                self._follow(b, q)
+        elif q.kind == "any_pair" and action == "any_pair":
+            stake = b.bettors[q.player].side["any_pair"]
+            for i in (q.hand or 0, (q.hand or 0) + 1):
+                b.hands[i].any_pair_stakes[q.player] = stake
+        self._advance()
+        return op
+
+    # The action triads of STYLE.md: verify_*, can_*, and the action.
+    def hit(self, **who: object) -> Answered:
+        """Draw a card (BJ 6.4)."""
+        return self.act("hit", **who)  # type: ignore[arg-type]
+
+    def stand(self, **who: object) -> Answered:
+        """Take no more cards."""
+        return self.act("stand", **who)  # type: ignore[arg-type]
+
+    def double(self, **who: object) -> Answered:
+        """Double the bet for exactly one more card (BJ 17)."""
+        return self.act("double", **who)  # type: ignore[arg-type]
+
+    def split(self, **who: object) -> Answered:
+        """Split a pair into two hands (BJ 16)."""
+        return self.act("split", **who)  # type: ignore[arg-type]
+
+    def surrender(self, **who: object) -> Answered:
+        """Give up the hand for half the bet (BJ 18)."""
+        return self.act("surrender", **who)  # type: ignore[arg-type]
+
+    def claim_five_card(self, **who: object) -> Answered:
+        """Take the five-card payment of half the bet (BJ 19)."""
+        return self.act("claim_five_card", **who)  # type: ignore[arg-type]
+
+    def insure(self, amount: int, **who: object) -> Answered:
+        """Place insurance of ``amount`` (BJ 12)."""
+        return self.act("insurance", amount=amount, **who)  # type: ignore[arg-type]
+
+    def take_even_money(self, **who: object) -> Answered:
+        """Take even money on a blackjack (BJ 10.3)."""
+        return self.act("even_money", **who)  # type: ignore[arg-type]
+
+    def decline(self, **who: object) -> Answered:
+        """Refuse the pending offer (insurance, even money, follow, Any Pair)."""
+        return self.act("decline", **who)  # type: ignore[arg-type]
+
+    def follow(self, **who: object) -> Answered:
+        """Add a stake to the deciding player's double or split (BJ 20 reading)."""
+        return self.act("follow", **who)  # type: ignore[arg-type]
+
+    def place_any_pair(self, **who: object) -> Answered:
+        """Place Any Pair stakes on the two hands a split produced (BJ 13.1 reading)."""
+        return self.act("any_pair", **who)  # type: ignore[arg-type]
+
+    def verify_hit(self) -> Decision:
+        """Raise unless ``hit`` is a legal answer now."""
+        return self.verify("hit")
+
+    def can_hit(self) -> bool:
+        """Whether ``hit`` is a legal answer now."""
+        return self.can("hit")
+
+    def verify_double(self) -> Decision:
+        """Raise unless ``double`` is a legal answer now."""
+        return self.verify("double")
+
+    def can_double(self) -> bool:
+        """Whether ``double`` is a legal answer now."""
+        return self.can("double")
+
+    def verify_split(self) -> Decision:
+        """Raise unless ``split`` is a legal answer now."""
+        return self.verify("split")
+
+    def can_split(self) -> bool:
+        """Whether ``split`` is a legal answer now."""
+        return self.can("split")
+
+    def verify_surrender(self) -> Decision:
+        """Raise unless ``surrender`` is a legal answer now."""
+        return self.verify("surrender")
+
+    def can_surrender(self) -> bool:
+        """Whether ``surrender`` is a legal answer now."""
+        return self.can("surrender")
+
+    def _why_not(self, action: str, q: Decision) -> str:
+        asked = f"{q.player} at box {q.box}" + (f", hand {q.hand}" if q.hand is not None and q.kind == "play" else "")
+        reason = {
+            "surrender": " (surrender is the first decision on the first two cards, not against an ace, BJ 18)",
+            "double": " (doubling is on the first two cards as the table allows, BJ 17.1)",
+            "split": " (a split needs a pair, within the table's hand limit, BJ 16)",
+            "claim_five_card": " (five cards totalling 21 or less, dealer not showing an ace, BJ 19)",
+            "insurance": " (insurance is offered when the dealer shows an ace, BJ 12.1)",
+            "even_money": " (even money is for a blackjack against an ace or ten-value card, BJ 10.3)",
+        }.get(action, "")
+        return f"{action!r} is not allowed now{reason}: {asked} may answer {', '.join(q.actions)}."
+
+    @staticmethod
+    def _rule_of(action: str, q: Decision) -> str:
+        return {
+            "surrender": "BJ 18.1",
+            "double": "BJ 17.1",
+            "split": "BJ 16.1",
+            "claim_five_card": "BJ 19.1",
+            "insurance": "BJ 12.1",
+            "even_money": "BJ 10.3",
+            "hit": "BJ 6.4",
+            "follow": "BJ 20.1",
+            "any_pair": "BJ 13.1",
+        }.get(action, q.rule or "BJ 6.5")
+
+    def _answer_offer(self, b: Box, q: Decision, action: str, amount: int) -> None:
+        bettor = b.bettors[q.player]
+        if action == "insurance":
+            bettor.insurance = amount
+        elif action == "even_money":
+            bettor.even_money = True
+            hand = b.hands[0]
+            net = hand.stakes[q.player]
+            hand.early_net[q.player] = net
+            self.operations.append(Paid(b.number, 0, q.player, "even_money", net, "BJ 10.3"))
+            if all(p in hand.early_net for p in hand.stakes):
+                hand.status = HandStatus.EVEN_MONEY
+
+    # == play ======================================================================================================
+
+    def _play_options(self, b: Box, i: int) -> tuple[str, ...]:
+        r = self.rules
+        hand = b.hands[i]
+        cards = hand.cards
+        total, _ = best_total(cards)
+        up_ace = self.dealer[0].rank is Rank.ACE
+        five = len(cards) == 5 and total <= 21 and r.five_card_payment and not up_ace
+        if total > 21:
+            return ()
+        if hand.split_ace:
+            # BJ 16.3: one card only; an ace received may be split again while resplit_aces allows.
+            if len(cards) == 2 and self._may_split(b, hand):
+                return ("split", "stand")
+            return ()
+        if total == 21:
+            return ("claim_five_card", "stand") if five else ()
+        opts: list[str] = ["hit", "stand"]
+        two = len(cards) == 2
+        if two and self._may_double(hand):
+            opts.append("double")
+        if two and self._may_split(b, hand):
+            opts.append("split")
+        if two and not b.did_split and r.surrender and not up_ace and i == 0 and not hand.from_split:
+            opts.append("surrender")
+        if five:
+            opts.append("claim_five_card")
+        return tuple(opts)
+
+    def _may_double(self, hand: Hand) -> bool:
+        r = self.rules
+        if hand.from_split and (not r.double_after_split or hand.split_ace):
+            return False
+        return r.double_on is DoubleOn.ANY_TWO or hard_total(hand.cards) == 11
+
+    def _may_split(self, b: Box, hand: Hand) -> bool:
+        r = self.rules
+        a, c = hand.cards
+        pair = a.rank is c.rank if r.split_pair_by is SplitPairBy.RANK else a.rank.value_bj == c.rank.value_bj
+        if not pair or len(b.hands) >= r.split_hands_limit:
+            return False
+        if b.declined_split and not r.split_after_declining:
+            return False
+        return not (hand.split_ace and not r.resplit_aces)
+
+    def _answer_play(self, b: Box, q: Decision, action: str) -> None:
+        i = q.hand or 0
+        hand = b.hands[i]
+        if "split" in q.actions and action != "split":
+            b.declined_split = True  # BJ 16.5: a split that was offered and not taken
+        if action == "hit":
+            self._give(b, i)
+            self._after_card(b, i)
+        elif action == "stand":
+            hand.done = True
+            hand.status = HandStatus.STOOD
+        elif action == "double":
+            b.did_double = True
+            hand.doubled = True
+            decider = q.player
+            hand.stakes[decider] += hand.stakes[decider]
+            self._ask_follow(b, i, decider)
+            self._after_questions = ("double", b, i)
+        elif action == "split":
+            self._split(b, i, q.player)
+        elif action == "surrender":
+            b.surrendered = True
+            hand.done = True
+            hand.status = HandStatus.SURRENDERED
+            for p, stake in hand.stakes.items():
+                hand.early_net[p] = -(stake // 2)
+                self.operations.append(Paid(b.number, i, p, "surrender", -(stake // 2), "BJ 18.1"))
+        elif action == "claim_five_card":
+            hand.done = True
+            hand.status = HandStatus.FIVE_CARD
+            for p, stake in hand.stakes.items():
+                hand.early_net[p] = stake // 2
+                self.operations.append(Paid(b.number, i, p, "five_card", stake // 2, "BJ 19.1"))
+
+    def _ask_follow(self, b: Box, i: int, decider: str) -> None:
+        for bettor in b.bettors.values():
+            if bettor.player != decider and bettor.player in b.hands[i].stakes:
+                self._questions.append(
+                    Decision("follow", b.number, i, bettor.player, ("follow", "decline"), rule="BJ 20.1")
+                )
+
+    def _follow(self, b: Box, q: Decision) -> None:
+        i = q.hand or 0
+        kind = self._after_questions[0] if self._after_questions else ""
+        if kind == "double":
+            b.hands[i].stakes[q.player] *= 2
+        else:  # a split: the follower's original main bet goes on the new hand
+            b.hands[i + 1].stakes[q.player] = b.bettors[q.player].main
+
+    def _split(self, b: Box, i: int, decider: str) -> None:
+        hand = b.hands[i]
+        moved = hand.cards.pop()
+        first_split = not b.did_split
+        b.did_split = True
+        if first_split and b.cards_dealt == 2:
+            b.third_after_split = True
+        new = Hand([moved], {decider: b.bettors[decider].main}, from_split=True)
+        hand.from_split = True
+        hand.split_ace = hand.cards[0].rank is Rank.ACE
+        b.hands.insert(i + 1, new)
+        self._ask_follow(b, i, decider)
+        if self.rules.any_pair_after_split is AnyPairAfterSplit.NEW_STAKE:
+            for bettor in b.bettors.values():
+                if "any_pair" in bettor.side:
+                    self._questions.append(
+                        Decision("any_pair", b.number, i, bettor.player, ("any_pair", "decline"), rule="BJ 13.1")
+                    )
+        self._after_questions = ("split", b, i)
+
+    def _after_card(self, b: Box, i: int) -> None:
+        """A hand got a card by a hit or a double: bust, special bonus (BJ 15), 21."""
+        hand = b.hands[i]
+        if hand.is_bust:
+            hand.done = True
+            hand.status = HandStatus.BUST
+            return
+        if len(hand.cards) == 3 and self.rules.special_bonus and sidebets.special_bonus(hand.cards):
+            hand.done = True
+            hand.status = HandStatus.SPECIAL_BONUS
+            for p, stake in hand.stakes.items():
+                hand.early_net[p] = 3 * stake
+                self.operations.append(Paid(b.number, i, p, "special_bonus", 3 * stake, "BJ 15"))
+            return
+        if hand.doubled:
+            hand.done = True
+            hand.status = HandStatus.DOUBLED
+
+    def _finish_questions(self) -> None:
+        """After the follow and Any Pair questions: deal the doubled hand's card, or play on after a split."""
+        if self._after_questions is None:
+            return
+        kind, b, i = self._after_questions
+        self._after_questions = None
+        if kind == "double":
+            self._give(b, i)
+            self._after_card(b, i)
+
+    # == the run loop ==============================================================================================
+
+    def _advance(self) -> None:
+        """Run the dealer's steps until a question is pending or the round is settled."""
+        while not self._questions and not self.is_over:
+            if self.phase is Phase.OFFERS:
+                for b in self._order:
+                    for bettor in b.bettors.values():
+                        if bettor.even_money is False and bettor.player not in b.hands[0].early_net:
+                            pass
+                if self._peek():
+                    self._settle()
+                    return
+                self.phase = Phase.PLAY
+                continue
+            if self.phase is Phase.PLAY:
+                self._finish_questions()
+                if self._questions:
+                    return
+                if not self._next_play_question():
+                    self._dealer_plays()
+                    self._settle()
+                return
+
+    def _next_play_question(self) -> bool:
+        """Find the next hand that must decide; False when every box is played."""
+        while self._box_i < len(self._order):
+            b = self._order[self._box_i]
+            while self._hand_i < len(b.hands):
+                i = self._hand_i
+                hand = b.hands[i]
+                if not hand.done and len(hand.cards) == 1:
+                    self._give(b, i)  # a split hand's second card, dealt when its turn comes
+                if not hand.done:
+                    opts = self._play_options(b, i)
+                    if opts:
+                        self._questions.append(Decision("play", b.number, i, b.decider, opts, rule="BJ 6.5"))
+                        return True
+                    hand.done = True
+                    if hand.status is None:
+                        hand.status = HandStatus.BUST if hand.is_bust else HandStatus.STOOD
+                self._hand_i += 1
+            self._box_i += 1
+            self._hand_i = 0
+        return False
+
+    # == the dealer (BJ 6.1, BJ 5.2) ==============================================================================
+
+    def _unsettled(self) -> tuple[bool, bool]:
+        """(any stake still unsettled, some unsettled non-blackjack hand standing) — SCENARIOS.md step 4."""
+        up = self.dealer[0]
+        maybe_bj = up.rank is Rank.ACE or up.rank.is_ten_value
+        refunded = self.rules.busted_stakes_on_dealer_blackjack is BustedStakes.REFUNDED
+        any_open = any(bt.insurance for b in self._order for bt in b.bettors.values())
+        standing = False
+        for b in self._order:
+            obo = self._original_bet_only(b)
+            for h in b.hands:
+                if h.status in (HandStatus.STOOD, HandStatus.DOUBLED):
+                    any_open = standing = True
+                elif h.status is HandStatus.BLACKJACK:
+                    any_open = any_open or any(p not in h.early_net for p in h.stakes)
+                elif h.status is HandStatus.BUST and obo and refunded and maybe_bj:
+                    any_open = True
+        return any_open, standing
+
+    def _dealer_plays(self) -> None:
+        any_open, standing = self._unsettled()
+        if not self.rules.has_hole_card:
+            if not any_open:
+                return
+            if self.rules.burn_before_dealer_second_card:
+                self._burn("BJ 4.2")
+            self._deal_dealer(True)
+        elif self.hole_hidden:
+            self.hole_hidden = False
+            self.operations.append(HoleCardTurned(self.dealer[1]))
+        if not standing or is_natural(self.dealer):
+            return
+        rule = self.rules.dealer_soft_17
+        while True:
+            total, soft = best_total(self.dealer)
+            if total < 17 or (
+                total == 17
+                and soft
+                and (rule is DealerSoft17.HIT_ALL or (rule is DealerSoft17.HIT_ACE_SIX and is_ace_six(self.dealer)))
+            ):
+                self._deal_dealer(True)
+                continue
+            return
+
+    # == settlement ==================================================================================================
+
+    def _original_bet_only(self, b: Box) -> bool:
+        """BJ 10.7, 16.6, 17.3: a box that split, or doubled under (1)/(2) or with the BJ 10.7 option."""
+        r = self.rules
+        return b.did_split or (b.did_double and (r.double_on is DoubleOn.ANY_TWO or r.lose_original_only_on_double))
+
+    def _settle(self) -> None:
+        if self.hole_hidden and len(self.dealer) > 1:
+            self.hole_hidden = False
+            self.operations.append(HoleCardTurned(self.dealer[1]))
+        r = self.rules
+        dealer_total, _ = best_total(self.dealer)
+        dealer_bj = is_natural(self.dealer)
+        dealer_bust = dealer_total > 21
+        outcomes: list[BetOutcome] = []
+        boxes_out: list[BoxOutcome] = []
+        still_open: list[StreakBet] = []
+        for b in self._order:
+            results: dict[str, str] = {}
+            for bettor in b.bettors.values():
+                p = bettor.player
+                if bettor.main > 0:
+                    net, result = self._main_result(b, p, dealer_total, dealer_bj, dealer_bust)
+                    results[p] = result
+                    outcomes.append(BetOutcome(b.number, p, "main", bettor.main, net, _main_rule(b, dealer_bj)))
+                if bettor.insurance:
+                    net = 2 * bettor.insurance if dealer_bj else -bettor.insurance
+                    outcomes.append(BetOutcome(b.number, p, "insurance", bettor.insurance, net, "BJ 12.2"))
+                for key, stake in bettor.side.items():
+                    outcomes.append(self._side_outcome(b, p, key, stake))
+                for h in b.hands:
+                    if p in h.any_pair_stakes:
+                        stake = h.any_pair_stakes[p]
+                        odds = sidebets.any_pair(r, h.cards[:2])
+                        net = _pay(stake, odds)
+                        outcomes.append(BetOutcome(b.number, p, "any_pair", stake, net, "BJ 13.1"))
+            for s in self._streaks_for(b):
+                result = results.get(s.player, "push")
+                outcome, left = self._streak_step(s, result)
+                outcomes.append(outcome)
+                if left is not None:
+                    still_open.append(left)
+            hands = tuple(HandOutcome(tuple(h.cards), h.total, (h.status or HandStatus.STOOD).value) for h in b.hands)
+            boxes_out.append(BoxOutcome(b.number, results.get(b.decider, "push"), hands))
+        self.streaks_after = still_open
+        self.settlement = BlackjackSettlement(
+            tuple(self.dealer), dealer_total, dealer_bj, tuple(boxes_out), tuple(outcomes),
+            player_order=tuple(self._players),
+        )  # fmt: skip
+        self.phase = Phase.SETTLED
+        self._questions.clear()
+        self.operations.append(Settled())
+        self.table._round_finished(self)
+
+    def _main_result(self, b: Box, p: str, dealer_total: int, dealer_bj: bool, dealer_bust: bool) -> tuple[int, str]:
+        """The bettor's main-bet net on the box and his result for the streak (BJ 13.5.5, 16.7)."""
+        r = self.rules
+        mine = [h for h in b.hands if p in h.stakes]
+        won = lost = 0
+        net = 0
+        for h in mine:
+            stake = h.stakes[p]
+            if p in h.early_net:
+                n = h.early_net[p]
+                if h.status is HandStatus.SURRENDERED:
+                    n = h.early_net[p]
+            elif h.is_bust:
+                n = -stake
+            elif h.is_blackjack:
+                n = 0 if dealer_bj else stake * 3 // 2
+            elif dealer_bj:
+                n = -stake
+            elif dealer_bust or h.total > dealer_total:
+                n = stake
+            elif h.total < dealer_total:
+                n = -stake
+            else:
+                n = 0
+            net += n
+            won += n > 0
+            lost += n < 0
+        if dealer_bj and self._original_bet_only(b):
+            kept = sum(h.early_net[p] for h in mine if p in h.early_net and h.early_net[p] > 0)
+            rest = [h for h in mine if not (p in h.early_net and h.early_net[p] > 0)]
+            if rest:
+                original = b.bettors[p].main
+                if r.busted_stakes_on_dealer_blackjack is BustedStakes.LOST:
+                    busted = sum(h.stakes[p] for h in rest if h.is_bust)
+                    net = kept - max(busted, original)
+                else:
+                    net = kept - original
+            else:
+                net = kept
+        if b.surrendered:
+            return net, "loss"
+        result = "win" if won > lost else ("loss" if lost > won else "push")
+        return net, result
+
+    def _side_outcome(self, b: Box, p: str, key: str, stake: int) -> BetOutcome:
+        r = self.rules
+        two = b.first_two
+        odds: Fraction | None
+        if key == "any_pair":
+            odds, rule = sidebets.any_pair(r, two), "BJ 13.1"
+        elif key == "perfect_pairs":
+            odds, rule = sidebets.perfect_pairs(r, two), "BJ 13.4"
+        elif key in ("over_13", "under_13"):
+            odds, rule = sidebets.over_under(r, two, key), "BJ 13.3"
+        else:
+            third = b.third_card
+            if r.sevens_third_card is SevensThirdCard.AFTER_SPLIT and not b.third_after_split:
+                third = None
+            odds, rule = sidebets.sevens(r, two, third), "BJ 13.2"
+        return BetOutcome(b.number, p, key, stake, _pay(stake, odds), rule)
+
+    def _streaks_for(self, b: Box) -> list[StreakBet]:
+        out = [s for s in self._open_streaks if s.box == b.number]
+        for bettor in b.bettors.values():
+            out += [StreakBet(b.number, bettor.player, level, stake) for level, stake in sorted(bettor.streak.items())]
+        return out
+
+    def _streak_step(self, s: StreakBet, result: str) -> tuple[BetOutcome, StreakBet | None]:
+        """BJ 13.5: a win moves the bet on (and wins it at its level), a push keeps it, a loss loses it."""
+        kind = f"streak_{s.level}"
+        if result == "loss":
+            return BetOutcome(s.box, s.player, kind, s.stake, -s.stake, "BJ 13.5.1", "lost"), None
+        if result == "push":
+            return BetOutcome(s.box, s.player, kind, s.stake, 0, "BJ 13.5.2", "open"), s
+        wins = s.wins + 1
+        if wins >= s.level:
+            net = _pay(s.stake, self.rules.paytables.streak_odds(s.level))
+            return BetOutcome(s.box, s.player, kind, s.stake, net, "BJ 14.5", "won"), None
+        return (
+            BetOutcome(s.box, s.player, kind, s.stake, 0, "BJ 13.5.3", "open"),
+            StreakBet(s.box, s.player, s.level, s.stake, wins),
+        )
+
+    # == live-table corrections (BJ 5.1, BJ 6.1) ====================================================================
+
+    def void_round(self, reason: str = "a dealing error that cannot be corrected") -> RoundVoided:
+        """BJ 5.1.2: every card of the round is void and every bet returned (early payments included)."""
+        if self.is_over:
+            raise IllegalAction("A settled round cannot be voided.", rule="BJ 5.1.2")
+        op = RoundVoided(reason)
+        self.operations.append(op)
+        self._questions.clear()
+        outcomes = [
+            BetOutcome(n, bt.player, "main", bt.main, 0, "BJ 5.1.2", "void")
+            for n, b in sorted(self.boxes.items())
+            for bt in b.bettors.values()
+            if bt.main
+        ]
+        self.settlement = BlackjackSettlement(
+            tuple(self.dealer), self.dealer_total(), False, (), tuple(outcomes), void=True,
+            player_order=tuple(self._players),
+        )  # fmt: skip
+        self.streaks_after = list(self._open_streaks)
+        self.phase = Phase.VOID
+        self.table._round_finished(self)
+        return op
+
+    def void_exposed_card(self) -> CardVoided:
+        """BJ 5.1.1: a card exposed by accident is void and burned (it left the shoe; nobody receives it)."""
+        if self.phase not in (Phase.OFFERS, Phase.PLAY):
+            raise IllegalAction("Cards are exposed only while the round is being dealt or played.", rule="BJ 5.1.1")
+        card = self._draw()
+        op = CardVoided(card, "BJ 5.1.1")
+        self.operations.append(op)
+        return op
+
+    def void_dealer_card(self, card: Card) -> CardVoided:
+        """BJ 6.1: a card the dealer drew wrongly is void and removed from the dealer's hand."""
+        if card not in self.dealer[1:]:
+            raise IllegalAction(f"{card} is not a card the dealer drew.", rule="BJ 6.1")
+        if self.is_over:
+            raise IllegalAction("The round is settled.", rule="BJ 6.1")
+        self.dealer.remove(card)
+        op = CardVoided(card, "BJ 6.1")
+        self.operations.append(op)
+        return op
+
+
+def _pay(stake: int, odds: Fraction | None) -> int:
+    if odds is None:
+        return -stake
+    won = stake * odds
+    return won.numerator // won.denominator
+
+
+def _main_rule(b: Box, dealer_bj: bool) -> str:
+    if b.surrendered:
+        return "BJ 18.1"
+    if dealer_bj and (b.did_split or b.did_double):
+        return "BJ 16.6" if b.did_split else "BJ 17.3"
+    if b.is_blackjack:
+        return "BJ 10.2"
+    return "BJ 9"

@@ -1,0 +1,96 @@
+"""A blackjack table: the rules, the shoe and its cut card (BJ 2), the burns (BJ 4), and what spans rounds —
+the open streak bets and their markers (BJ 13.5)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from croupier.blackjack.round import BlackjackRound, Burned, Shuffled, StreakBet
+from croupier.blackjack.rules import BlackjackRules, BurnAfterShuffle, DealingDevice
+from croupier.errors import IllegalAction
+from croupier.primitives.cards import Card
+from croupier.primitives.chance import ChanceSource, SystemRandom
+from croupier.primitives.shoe import BurnPolicy, Shoe
+
+if TYPE_CHECKING:
+    from croupier.blackjack.round import BlackjackSettlement
+
+
+class BlackjackTable:
+    """A table with its rules and a chance source (strong RNG by default; scripted or live for replay and
+    card readers). Open a round, place bets, close betting: the deal and the dealer run by themselves."""
+
+    def __init__(self, rules: BlackjackRules | None = None, source: ChanceSource | None = None) -> None:
+        self.rules = rules if rules is not None else BlackjackRules()
+        self.source: ChanceSource = source if source is not None else SystemRandom()
+        self.shoe: Shoe | None = None
+        self.open_streaks: list[StreakBet] = []
+        self.round: BlackjackRound | None = None
+        self.rounds_played = 0
+        self._shuffle_next = True
+        self.history: list[BlackjackSettlement] = []
+
+    # -- rounds -----------------------------------------------------------------------------------------------
+
+    def open_round(self) -> BlackjackRound:
+        """Open betting on a new round; the previous round must be over."""
+        if self.round is not None and not self.round.is_over:
+            raise IllegalAction("The current round is not finished.", rule="BJ 7.1")
+        self.round = BlackjackRound(self, list(self.open_streaks))
+        return self.round
+
+    def streak_markers(self) -> dict[int, list[StreakBet]]:
+        """BJ 13.5.3: the open streak bets by box (their ``wins`` is where the marker stands)."""
+        out: dict[int, list[StreakBet]] = {}
+        for s in self.open_streaks:
+            out.setdefault(s.box, []).append(s)
+        return out
+
+    def forfeit_streaks(self, player: str) -> list[StreakBet]:
+        """A player who leaves forfeits his open streak bets (BJ 13.5 reading); returns them (they lose)."""
+        gone = [s for s in self.open_streaks if s.player == player]
+        self.open_streaks = [s for s in self.open_streaks if s.player != player]
+        return gone
+
+    # -- the shoe (BJ 2, BJ 4) ------------------------------------------------------------------------------
+
+    def _new_shoe(self) -> Shoe:
+        r = self.rules
+        policy = BurnPolicy.PER_DECK if r.burn_after_shuffle is BurnAfterShuffle.PER_DECK else BurnPolicy.ONE
+        return Shoe(r.decks, self.source, cards_behind_cut=r.behind_cut, burn_after_shuffle=policy)
+
+    def _prepare_shoe(self, rnd: BlackjackRound) -> None:
+        """Before a round's deal: shuffle when due and burn as BJ 4 and SCENARIOS.md "Shoe" say."""
+        r = self.rules
+        device = r.dealing_device
+        fresh = self.shoe is None or self._shuffle_next or device is not DealingDevice.SHOE
+        if self.shoe is None:
+            self.shoe = self._new_shoe()
+        elif fresh:
+            self.shoe.shuffle()
+        first_of_scenario = self.rounds_played == 0
+        if fresh:
+            rnd.operations.append(Shuffled())
+        if device is DealingDevice.SHUFFLER:
+            # A continuous shuffler: the used cards go back in after every round (BJ 2.2); it burns per
+            # burn_after_shuffle before the first round only, then one card a round with burn_each_round.
+            burns = self.shoe.burn_after_shuffle_count if first_of_scenario else int(r.burn_each_round)
+        elif fresh:
+            burns = self.shoe.burn_after_shuffle_count
+        else:
+            burns = int(r.burn_each_round)
+        for _ in range(burns):
+            rnd.operations.append(Burned(self._draw(), "BJ 4.1" if fresh else "BJ 4.2"))
+        self._shuffle_next = False
+
+    def _draw(self) -> Card:
+        assert self.shoe is not None
+        return self.shoe.draw()
+
+    def _round_finished(self, rnd: BlackjackRound) -> None:
+        self.rounds_played += 1
+        self.open_streaks = list(rnd.streaks_after)
+        if rnd.settlement is not None:
+            self.history.append(rnd.settlement)
+        if self.shoe is not None and self.shoe.cut_card_out:
+            self._shuffle_next = True  # BJ 2.2: the cut card came out, this round was the last
