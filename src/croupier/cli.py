@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from croupier import __version__, rulesdoc
@@ -37,9 +38,9 @@ def _fail(exc: Exception) -> typer.Exit:
     if isinstance(exc, InvalidRules):
         err_console.print(f"[red]Invalid rules[/red] ({len(exc.problems)} problem(s)):")
         for p in exc.problems:
-            err_console.print(f"  - {p}", markup=False)
+            err_console.print(f"  - {escape(p)}")
     else:
-        err_console.print(f"[red]Error:[/red] {exc}", markup=False)
+        err_console.print(f"[red]Error:[/red] {escape(str(exc))}")
     return typer.Exit(2)
 
 

@@ -16,11 +16,12 @@ from typing import Any
 from croupier.primitives.dice import ALL_ROLLS, Dice, is_triple
 from croupier.primitives.wheel import POCKETS
 from croupier.roulette.bets import BET_TYPES as ROULETTE_TYPES
+from croupier.roulette.bets import Bet as RouletteBet
 from croupier.roulette.bets import BetType as RouletteBetType
-from croupier.roulette.bets import make_bet as make_roulette_bet
+from croupier.roulette.bets import covered_numbers
 from croupier.roulette.rules import RouletteRules
+from croupier.sicbo.bets import Bet as SicBoBet
 from croupier.sicbo.bets import BetType as SicBoBetType
-from croupier.sicbo.bets import make_bet as make_sicbo_bet
 from croupier.sicbo.bets import odds_for
 from croupier.sicbo.rules import TOTALS, SicBoRules
 
@@ -128,8 +129,8 @@ def roulette_placement(rules: RouletteRules, bet_type: RouletteBetType) -> dict[
 
 def roulette_bet_odds(rules: RouletteRules, bet_type: RouletteBetType, placement: dict[str, Any]) -> BetOdds:
     """Exact figures of one roulette placement over the 37 pockets (RO 1, RO 7, RO 8)."""
-    unit = rules.chip_unit * max(rules.min_bet.for_type(bet_type.value), 1)
-    bet = make_roulette_bet(rules, "analyst", bet_type, unit, **placement)
+    covers = covered_numbers(rules, bet_type, placement.get("numbers"), placement.get("index"))
+    bet = RouletteBet("analyst", bet_type, covers, 1)  # per unit staked; table limits play no part in the odds
     odds = rules.odds(bet_type.value)
     results = (("win", odds) if bet.wins_on(p) else ("loss", Fraction(-1)) for p in POCKETS)
     return _tally(bet_type.value, odds, "RO 7", results, len(POCKETS))
@@ -151,9 +152,8 @@ def _sicbo_bet_odds(
     label: Callable[[Dice, Fraction | None], str],
     **placement: int,
 ) -> BetOdds:
-    bet = make_sicbo_bet(
-        rules, "analyst", bet_type, max(rules.min_bet.for_type(bet_type.value), rules.chip_unit), **placement
-    )
+    # Per unit staked: the placement is one of the fixed SB 5 targets, and table limits play no part in the odds.
+    bet = SicBoBet("analyst", bet_type, 1, placement.get("face", placement.get("total")))
     p = rules.paytables
     pays: Fraction | tuple[Fraction, ...]
     match bet_type:

@@ -119,6 +119,14 @@ def covered_numbers(
 ) -> frozenset[int]:
     """The numbers a placement covers, checking it is one RO 6 allows; :class:`BetRejected` otherwise."""
     label = bet_type.value
+    if index is not None and (isinstance(index, bool) or not isinstance(index, int)):
+        raise BetRejected(f"{index!r} is not an index: a {label} bet's index is a whole number.", rule="RO 6")
+    if numbers is not None and (
+        isinstance(numbers, str | bytes)
+        or not isinstance(numbers, Sequence)
+        or any(isinstance(n, bool) or not isinstance(n, int) for n in numbers)
+    ):
+        raise BetRejected(f"{numbers!r} is not a list of numbers for a {label} bet.", rule="RO 6")
     if bet_type in _BY_NUMBERS:
         if index is not None:
             raise BetRejected(f"a {label} bet names its numbers, not an index ({index}).", rule="RO 6")
