@@ -22,7 +22,7 @@ class HandStatus(StrEnum):
 
 def hard_total(cards: list[Card]) -> int:
     """The sum with every ace counted 1."""
-    return sum(c.rank.value_bj for c in cards)
+    return sum(c.value for c in cards)
 
 
 def best_total(cards: list[Card]) -> tuple[int, bool]:
@@ -30,10 +30,8 @@ def best_total(cards: list[Card]) -> tuple[int, bool]:
     hard = 0
     ace = False
     for c in cards:
-        v = c.rank.value_bj
-        hard += v
-        if v == 1:
-            ace = True
+        hard += c.value
+        ace = ace or c.is_ace
     if ace and hard <= 11:
         return hard + 10, True
     return hard, False
@@ -41,10 +39,7 @@ def best_total(cards: list[Card]) -> tuple[int, bool]:
 
 def is_natural(cards: list[Card]) -> bool:
     """An ace and a ten-value card as two cards (BJ 10.1)."""
-    if len(cards) != 2:
-        return False
-    a, b = cards[0].rank.value_bj, cards[1].rank.value_bj
-    return (a == 1 and b == 10) or (a == 10 and b == 1)
+    return len(cards) == 2 and cards[0].value + cards[1].value == 11 and (cards[0].is_ace or cards[1].is_ace)
 
 
 def is_ace_six(cards: list[Card]) -> bool:
@@ -61,12 +56,14 @@ class Hand:
     """
 
     __slots__ = (
+        "aces",
         "any_pair_stakes",
         "cards",
         "done",
         "doubled",
         "early_net",
         "from_split",
+        "hard",
         "split_ace",
         "stakes",
         "status",
@@ -74,6 +71,8 @@ class Hand:
 
     def __init__(self, cards: list[Card], stakes: dict[str, int], *, from_split: bool = False) -> None:
         self.cards = cards
+        self.hard = sum(c.value for c in cards)
+        self.aces = sum(c.is_ace for c in cards)
         self.stakes = stakes
         self.from_split = from_split
         self.split_ace = from_split and cards[0].rank is Rank.ACE
@@ -83,33 +82,49 @@ class Hand:
         self.early_net: dict[str, int] = {}
         self.any_pair_stakes: dict[str, int] = {}
 
+    def add(self, card: Card) -> None:
+        """Give the hand a card."""
+        self.cards.append(card)
+        self.hard += card.value
+        self.aces += card.is_ace
+
+    def pop(self) -> Card:
+        """Take the last card off (a split moves it to the new hand)."""
+        card = self.cards.pop()
+        self.hard -= card.value
+        self.aces -= card.is_ace
+        return card
+
     @property
     def total(self) -> int:
         """The best total (BJ 8)."""
-        return best_total(self.cards)[0]
+        return self.hard + 10 if self.aces and self.hard <= 11 else self.hard
 
     @property
     def soft(self) -> bool:
         """True when an ace counts 11."""
-        return best_total(self.cards)[1]
+        return bool(self.aces) and self.hard <= 11
 
     @property
     def is_bust(self) -> bool:
         """Over 21 (BJ 6.2)."""
-        return hard_total(self.cards) > 21
+        return self.hard > 21
 
     @property
     def is_blackjack(self) -> bool:
         """A two-card 21 that is a blackjack: never on a split hand (BJ 10.6)."""
-        return not self.from_split and is_natural(self.cards)
+        return not self.from_split and len(self.cards) == 2 and self.hard == 11 and self.aces == 1
 
     @property
     def settled_early(self) -> bool:
         """Surrendered, paid the special bonus, the five-card payment or even money."""
-        return self.status in _EARLY
+        st = self.status
+        return (
+            st is HandStatus.SURRENDERED
+            or st is HandStatus.SPECIAL_BONUS
+            or st is HandStatus.FIVE_CARD
+            or (st is HandStatus.EVEN_MONEY)
+        )
 
     def __repr__(self) -> str:
         return f"Hand({' '.join(map(str, self.cards))}, total={self.total}, status={self.status})"
-
-
-_EARLY = frozenset({HandStatus.SURRENDERED, HandStatus.SPECIAL_BONUS, HandStatus.FIVE_CARD, HandStatus.EVEN_MONEY})

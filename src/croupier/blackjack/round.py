@@ -535,7 +535,7 @@ class BlackjackRound:
     def _give(self, box: Box, index: int) -> Card:
         card = self._draw()
         hand = box.hands[index]
-        hand.cards.append(card)
+        hand.add(card)
         box.cards_dealt += 1
         if box.cards_dealt == 3 and box.third_card is None:
             box.third_card = card
@@ -891,7 +891,7 @@ class BlackjackRound:
 
     def _split(self, b: Box, i: int, decider: str) -> None:
         hand = b.hands[i]
-        moved = hand.cards.pop()
+        moved = hand.pop()
         first_split = not b.did_split
         b.did_split = True
         if first_split and b.cards_dealt == 2:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import Enum
 
 
@@ -61,31 +60,58 @@ RANKS: tuple[Rank, ...] = tuple(Rank)
 SUITS: tuple[Suit, ...] = tuple(Suit)
 
 
-@dataclass(frozen=True, slots=True)
 class Card:
-    """One card of a 52-card deck."""
+    """One card of a 52-card deck. Immutable and interned: ``Card(rank, suit)`` always returns the same object,
+    so cards compare and hash by identity (fast in the engine's inner loops)."""
+
+    __slots__ = ("code", "is_ace", "rank", "suit", "value")
 
     rank: Rank
     suit: Suit
+    value: int
+    """Blackjack value with the ace as 1 (BJ 8); hand totals decide when an ace counts 11."""
+    code: str
+    is_ace: bool
+
+    def __new__(cls, rank: Rank, suit: Suit) -> Card:
+        card = _INTERNED.get((rank, suit))
+        if card is None:
+            card = object.__new__(cls)
+            for name, value in (
+                ("rank", rank),
+                ("suit", suit),
+                ("value", rank.value_bj),
+                ("code", rank.value + suit.value),
+                ("is_ace", rank is Rank.ACE),
+            ):
+                object.__setattr__(card, name, value)
+            _INTERNED[(rank, suit)] = card
+        return card
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cards are immutable (cannot set {name})")
+
+    def __reduce__(self) -> tuple[type[Card], tuple[Rank, Suit]]:
+        return (Card, (self.rank, self.suit))
 
     @property
     def colour(self) -> str:
         """``"red"`` or ``"black"``."""
         return self.suit.colour
 
-    @property
-    def value(self) -> int:
-        """Blackjack value with the ace as 1 (BJ 8); hand totals decide when an ace counts 11."""
-        return self.rank.value_bj
-
     def __str__(self) -> str:
-        return self.rank.value + self.suit.value
+        return self.code
+
+    def __repr__(self) -> str:
+        return f"Card({self.code})"
 
     def pretty(self) -> str:
         """``"10♥"`` style, for people."""
         rank = "10" if self.rank is Rank.TEN else self.rank.value
         return rank + self.suit.symbol
 
+
+_INTERNED: dict[tuple[Rank, Suit], Card] = {}
 
 _RANK_BY_CODE = {r.value: r for r in Rank} | {"10": Rank.TEN}
 _SUIT_BY_CODE = {s.value: s for s in Suit}

@@ -158,8 +158,12 @@ class Shoe:
         return self._dealt >= self.cut_card_position
 
     def composition(self) -> dict[Rank, int]:
-        """How many cards of each rank are still in the shoe (not yet seen, for a scripted or live shoe)."""
+        """How many cards of each rank are still in the shoe."""
         counts = dict.fromkeys(RANKS, 0)
+        if self._shuffler is not None:
+            for card in self._order[self._dealt :]:
+                counts[card.rank] += 1
+            return counts
         for card, n in self._left.items():
             counts[card.rank] += n
         return counts
@@ -188,6 +192,8 @@ class Shoe:
             raise ChanceExhausted(f"all {self.size} cards of the shoe are out; it must be shuffled")
         if self._shuffler is not None:
             card = self._order[self._dealt]
+            self._dealt += 1
+            return card
         else:
             card = self._source.card()
             if self._left[card] == 0:
