@@ -17,20 +17,40 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from enum import Enum
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from croupier.blackjack import sidebets
+from croupier.blackjack import settlement, sidebets
+from croupier.blackjack.box import Bettor, Box
 from croupier.blackjack.hand import Hand, HandStatus, best_total, hard_total, is_ace_six, is_natural
+from croupier.blackjack.operations import (
+    OFFER_ACTIONS,
+    PLAY_ACTIONS,
+    Answered,
+    BetOutcome,
+    BetPlaced,
+    BettingClosed,
+    BlackjackSettlement,
+    BoxOutcome,
+    Burned,
+    CardVoided,
+    Dealt,
+    Decision,
+    HandOutcome,
+    HoleCardTurned,
+    Operation,
+    Paid,
+    Peeked,
+    Phase,
+    RoundVoided,
+    Settled,
+    StreakBet,
+)
 from croupier.blackjack.rules import (
     AnyPairAfterSplit,
     BlackjackRules,
     BustedStakes,
     DealerSoft17,
     DoubleOn,
-    SevensThirdCard,
     SideBet,
     SplitPairBy,
 )
@@ -41,262 +61,6 @@ from croupier.statute import LIMITS
 
 if TYPE_CHECKING:
     from croupier.blackjack.table import BlackjackTable
-
-
-class Phase(Enum):
-    """Where a round stands."""
-
-    BETTING = "betting"
-    OFFERS = "offers"
-    PLAY = "play"
-    SETTLED = "settled"
-    VOID = "void"
-
-
-PLAY_ACTIONS = ("hit", "stand", "double", "split", "surrender", "claim_five_card")
-OFFER_ACTIONS = ("insurance", "even_money", "decline")
-
-
-@dataclass(frozen=True, slots=True)
-class Decision:
-    """A question the round waits on: ``player`` answers one of ``actions`` for ``box`` (and ``hand``)."""
-
-    kind: str  # "offer", "play", "follow", "any_pair"
-    box: int
-    hand: int | None
-    player: str
-    actions: tuple[str, ...]
-    max_insurance: int = 0
-    rule: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class StreakBet:
-    """An open streak bet (BJ 13.5): ``wins`` counted so far since the round it was placed in."""
-
-    box: int
-    player: str
-    level: int
-    stake: int
-    wins: int = 0
-
-
-# -- operations -------------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class BetPlaced:
-    """A bettor's stakes on a box (BJ 3, BJ 13, BJ 20)."""
-
-    box: int
-    player: str
-    main: int
-    side: tuple[tuple[str, int], ...]
-    streak: tuple[tuple[int, int], ...]
-
-
-@dataclass(frozen=True, slots=True)
-class BettingClosed:
-    """No more bets; the deal starts."""
-
-
-@dataclass(frozen=True, slots=True)
-class Shuffled:
-    """A fresh shoe (BJ 2)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Burned:
-    """A card burned (BJ 4, BJ 5.1.1)."""
-
-    card: Card
-    rule: str
-
-
-@dataclass(frozen=True, slots=True)
-class Dealt:
-    """A card dealt: to a box's hand, or to the dealer (``box`` None)."""
-
-    card: Card
-    box: int | None
-    hand: int | None
-    face_up: bool
-
-
-@dataclass(frozen=True, slots=True)
-class Answered:
-    """A bettor's answer: an offer, a play decision, a follow or an Any Pair stake."""
-
-    box: int
-    hand: int | None
-    player: str
-    action: str
-    amount: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Paid:
-    """A payment the statute makes at once (BJ 10.3, 15, 18, 19): ``net`` to ``player`` on a hand."""
-
-    box: int
-    hand: int
-    player: str
-    kind: str
-    net: int
-    rule: str
-
-
-@dataclass(frozen=True, slots=True)
-class Peeked:
-    """Procedure 3: the dealer looks at the hole card (BJ 5.2)."""
-
-    blackjack: bool
-
-
-@dataclass(frozen=True, slots=True)
-class HoleCardTurned:
-    """The dealer's face-down card is shown."""
-
-    card: Card
-
-
-@dataclass(frozen=True, slots=True)
-class CardVoided:
-    """A card removed from play (BJ 5.1.1 exposed card, BJ 6.1 dealer card drawn wrongly)."""
-
-    card: Card
-    rule: str
-
-
-@dataclass(frozen=True, slots=True)
-class RoundVoided:
-    """Every card of the round is void and every bet returned (BJ 5.1.2)."""
-
-    reason: str
-
-
-@dataclass(frozen=True, slots=True)
-class Settled:
-    """The round's settlement is final."""
-
-
-Operation = (
-    BetPlaced
-    | BettingClosed
-    | Shuffled
-    | Burned
-    | Dealt
-    | Answered
-    | Paid
-    | Peeked
-    | HoleCardTurned
-    | CardVoided
-    | RoundVoided
-    | Settled
-)
-
-
-# -- settlement records -------------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class BetOutcome:
-    """One bet's result: ``net`` to ``player`` (0 for a push or an open streak bet)."""
-
-    box: int
-    player: str
-    kind: str
-    stake: int
-    net: int
-    rule: str
-    status: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class HandOutcome:
-    """A hand as it ended."""
-
-    cards: tuple[Card, ...]
-    total: int
-    status: str
-
-
-@dataclass(frozen=True, slots=True)
-class BoxOutcome:
-    """A box's hands and result (the deciding player's result, as the streak counts it)."""
-
-    box: int
-    result: str
-    hands: tuple[HandOutcome, ...]
-
-
-@dataclass(frozen=True)
-class BlackjackSettlement:
-    """A settled (or voided) round."""
-
-    dealer_cards: tuple[Card, ...]
-    dealer_total: int
-    dealer_blackjack: bool
-    boxes: tuple[BoxOutcome, ...]
-    outcomes: tuple[BetOutcome, ...]
-    void: bool = False
-    player_order: tuple[str, ...] = ()
-
-    def players(self) -> dict[str, int]:
-        """Each bettor's net for the round (0 included)."""
-        out: dict[str, int] = dict.fromkeys(self.player_order, 0)
-        for o in self.outcomes:
-            out[o.player] = out.get(o.player, 0) + o.net
-        return out
-
-    @property
-    def house_net(self) -> int:
-        """The house's result: minus the players' nets."""
-        return -sum(o.net for o in self.outcomes)
-
-
-# -- bettors and boxes ------------------------------------------------------------------------------------------
-
-
-@dataclass
-class Bettor:
-    """One player's money on one box for this round."""
-
-    player: str
-    main: int = 0
-    side: dict[str, int] = field(default_factory=dict)
-    streak: dict[int, int] = field(default_factory=dict)
-    insurance: int = 0
-    even_money: bool = False
-
-
-class Box:
-    """A box in play: its bettors (in the order their bets were placed), deciding player and hands."""
-
-    def __init__(self, number: int) -> None:
-        self.number = number
-        self.seated: str | None = None
-        self.bettors: dict[str, Bettor] = {}
-        self.decider = ""
-        self.hands: list[Hand] = []
-        self.first_two: list[Card] = []
-        self.third_card: Card | None = None
-        self.third_after_split = False
-        self.declined_split = False
-        self.did_split = False
-        self.did_double = False
-        self.surrendered = False
-        self.cards_dealt = 0
-
-    @property
-    def has_main(self) -> bool:
-        """Some bettor has a main bet here."""
-        return any(b.main for b in self.bettors.values())
-
-    @property
-    def is_blackjack(self) -> bool:
-        """The box's first two cards are a blackjack (BJ 10.1)."""
-        return len(self.hands) == 1 and self.hands[0].is_blackjack
 
 
 class BlackjackRound:
@@ -943,10 +707,6 @@ class BlackjackRound:
         """Run the dealer's steps until a question is pending or the round is settled."""
         while not self._questions and not self.is_over:
             if self.phase is Phase.OFFERS:
-                for b in self._order:
-                    for bettor in b.bettors.values():
-                        if bettor.even_money is False and bettor.player not in b.hands[0].early_net:
-                            pass
                 if self._peek():
                     self._settle()
                     return
@@ -993,7 +753,7 @@ class BlackjackRound:
         any_open = any(bt.insurance for b in self._order for bt in b.bettors.values())
         standing = False
         for b in self._order:
-            obo = self._original_bet_only(b)
+            obo = settlement.original_bet_only(self.rules, b)
             for h in b.hands:
                 if h.status in (HandStatus.STOOD, HandStatus.DOUBLED):
                     any_open = standing = True
@@ -1030,11 +790,6 @@ class BlackjackRound:
 
     # == settlement ==================================================================================================
 
-    def _original_bet_only(self, b: Box) -> bool:
-        """BJ 10.7, 16.6, 17.3: a box that split, or doubled under (1)/(2) or with the BJ 10.7 option."""
-        r = self.rules
-        return b.did_split or (b.did_double and (r.double_on is DoubleOn.ANY_TWO or r.lose_original_only_on_double))
-
     def _settle(self) -> None:
         if self.hole_hidden and len(self.dealer) > 1:
             self.hole_hidden = False
@@ -1051,23 +806,25 @@ class BlackjackRound:
             for bettor in b.bettors.values():
                 p = bettor.player
                 if bettor.main > 0:
-                    net, result = self._main_result(b, p, dealer_total, dealer_bj, dealer_bust)
+                    net, result = settlement.main_result(r, b, p, dealer_total, dealer_bj, dealer_bust)
                     results[p] = result
-                    outcomes.append(BetOutcome(b.number, p, "main", bettor.main, net, _main_rule(b, dealer_bj)))
+                    outcomes.append(
+                        BetOutcome(b.number, p, "main", bettor.main, net, settlement.main_rule(b, dealer_bj))
+                    )
                 if bettor.insurance:
                     net = 2 * bettor.insurance if dealer_bj else -bettor.insurance
                     outcomes.append(BetOutcome(b.number, p, "insurance", bettor.insurance, net, "BJ 12.2"))
                 for key, stake in bettor.side.items():
-                    outcomes.append(self._side_outcome(b, p, key, stake))
+                    outcomes.append(settlement.side_outcome(r, b, p, key, stake))
                 for h in b.hands:
                     if p in h.any_pair_stakes:
                         stake = h.any_pair_stakes[p]
                         odds = sidebets.any_pair(r, h.cards[:2])
-                        net = _pay(stake, odds)
+                        net = settlement.pay(stake, odds)
                         outcomes.append(BetOutcome(b.number, p, "any_pair", stake, net, "BJ 13.1"))
             for s in self._streaks_for(b):
                 result = results.get(s.player, "push")
-                outcome, left = self._streak_step(s, result)
+                outcome, left = settlement.streak_step(r, s, result)
                 outcomes.append(outcome)
                 if left is not None:
                     still_open.append(left)
@@ -1083,88 +840,11 @@ class BlackjackRound:
         self.operations.append(Settled())
         self.table._round_finished(self)
 
-    def _main_result(self, b: Box, p: str, dealer_total: int, dealer_bj: bool, dealer_bust: bool) -> tuple[int, str]:
-        """The bettor's main-bet net on the box and his result for the streak (BJ 13.5.5, 16.7)."""
-        r = self.rules
-        mine = [h for h in b.hands if p in h.stakes]
-        won = lost = 0
-        net = 0
-        for h in mine:
-            stake = h.stakes[p]
-            if p in h.early_net:
-                n = h.early_net[p]
-                if h.status is HandStatus.SURRENDERED:
-                    n = h.early_net[p]
-            elif h.is_bust:
-                n = -stake
-            elif h.is_blackjack:
-                n = 0 if dealer_bj else stake * 3 // 2
-            elif dealer_bj:
-                n = -stake
-            elif dealer_bust or h.total > dealer_total:
-                n = stake
-            elif h.total < dealer_total:
-                n = -stake
-            else:
-                n = 0
-            net += n
-            won += n > 0
-            lost += n < 0
-        if dealer_bj and self._original_bet_only(b):
-            kept = sum(h.early_net[p] for h in mine if p in h.early_net and h.early_net[p] > 0)
-            rest = [h for h in mine if not (p in h.early_net and h.early_net[p] > 0)]
-            if rest:
-                original = b.bettors[p].main
-                if r.busted_stakes_on_dealer_blackjack is BustedStakes.LOST:
-                    busted = sum(h.stakes[p] for h in rest if h.is_bust)
-                    net = kept - max(busted, original)
-                else:
-                    net = kept - original
-            else:
-                net = kept
-        if b.surrendered:
-            return net, "loss"
-        result = "win" if won > lost else ("loss" if lost > won else "push")
-        return net, result
-
-    def _side_outcome(self, b: Box, p: str, key: str, stake: int) -> BetOutcome:
-        r = self.rules
-        two = b.first_two
-        odds: Fraction | None
-        if key == "any_pair":
-            odds, rule = sidebets.any_pair(r, two), "BJ 13.1"
-        elif key == "perfect_pairs":
-            odds, rule = sidebets.perfect_pairs(r, two), "BJ 13.4"
-        elif key in ("over_13", "under_13"):
-            odds, rule = sidebets.over_under(r, two, key), "BJ 13.3"
-        else:
-            third = b.third_card
-            if r.sevens_third_card is SevensThirdCard.AFTER_SPLIT and not b.third_after_split:
-                third = None
-            odds, rule = sidebets.sevens(r, two, third), "BJ 13.2"
-        return BetOutcome(b.number, p, key, stake, _pay(stake, odds), rule)
-
     def _streaks_for(self, b: Box) -> list[StreakBet]:
         out = [s for s in self._open_streaks if s.box == b.number]
         for bettor in b.bettors.values():
             out += [StreakBet(b.number, bettor.player, level, stake) for level, stake in sorted(bettor.streak.items())]
         return out
-
-    def _streak_step(self, s: StreakBet, result: str) -> tuple[BetOutcome, StreakBet | None]:
-        """BJ 13.5: a win moves the bet on (and wins it at its level), a push keeps it, a loss loses it."""
-        kind = f"streak_{s.level}"
-        if result == "loss":
-            return BetOutcome(s.box, s.player, kind, s.stake, -s.stake, "BJ 13.5.1", "lost"), None
-        if result == "push":
-            return BetOutcome(s.box, s.player, kind, s.stake, 0, "BJ 13.5.2", "open"), s
-        wins = s.wins + 1
-        if wins >= s.level:
-            net = _pay(s.stake, self.rules.paytables.streak_odds(s.level))
-            return BetOutcome(s.box, s.player, kind, s.stake, net, "BJ 14.5", "won"), None
-        return (
-            BetOutcome(s.box, s.player, kind, s.stake, 0, "BJ 13.5.3", "open"),
-            StreakBet(s.box, s.player, s.level, s.stake, wins),
-        )
 
     # == live-table corrections (BJ 5.1, BJ 6.1) ====================================================================
 
@@ -1211,18 +891,4 @@ class BlackjackRound:
         return op
 
 
-def _pay(stake: int, odds: Fraction | None) -> int:
-    if odds is None:
-        return -stake
-    won = stake * odds
-    return won.numerator // won.denominator
-
-
-def _main_rule(b: Box, dealer_bj: bool) -> str:
-    if b.surrendered:
-        return "BJ 18.1"
-    if dealer_bj and (b.did_split or b.did_double):
-        return "BJ 16.6" if b.did_split else "BJ 17.3"
-    if b.is_blackjack:
-        return "BJ 10.2"
-    return "BJ 9"
+__all__ = ["OFFER_ACTIONS", "PLAY_ACTIONS", "Bettor", "BlackjackRound", "Box", "Decision", "Phase"]

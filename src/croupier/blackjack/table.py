@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from croupier.blackjack.round import BlackjackRound, Burned, Shuffled, StreakBet
+from croupier.blackjack.operations import Burned, Shuffled, StreakBet
+from croupier.blackjack.round import BlackjackRound
 from croupier.blackjack.rules import BlackjackRules, BurnAfterShuffle, DealingDevice
 from croupier.errors import IllegalAction
 from croupier.primitives.cards import Card
@@ -13,7 +14,7 @@ from croupier.primitives.chance import ChanceSource, SystemRandom
 from croupier.primitives.shoe import BurnPolicy, Shoe
 
 if TYPE_CHECKING:
-    from croupier.blackjack.round import BlackjackSettlement
+    from croupier.blackjack.operations import BlackjackSettlement
 
 
 class BlackjackTable:

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from croupier.blackjack import rules as bj_rules
-from croupier.blackjack.round import BlackjackRound, BlackjackSettlement
+from croupier.blackjack.operations import BlackjackSettlement
+from croupier.blackjack.round import BlackjackRound
 from croupier.blackjack.rules import BlackjackRules, DealingDevice
 from croupier.blackjack.sidebets import SIDE_KEYS
 from croupier.blackjack.table import BlackjackTable

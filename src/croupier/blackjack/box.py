@@ -1,0 +1,49 @@
+"""Boxes in play (BJ 3, BJ 20): the bettors on each box, its deciding player, its hands."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from croupier.blackjack.hand import Hand
+from croupier.primitives.cards import Card
+
+
+@dataclass
+class Bettor:
+    """One player's money on one box for this round."""
+
+    player: str
+    main: int = 0
+    side: dict[str, int] = field(default_factory=dict)
+    streak: dict[int, int] = field(default_factory=dict)
+    insurance: int = 0
+    even_money: bool = False
+
+
+class Box:
+    """A box in play: its bettors (in the order their bets were placed), deciding player and hands."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+        self.seated: str | None = None
+        self.bettors: dict[str, Bettor] = {}
+        self.decider = ""
+        self.hands: list[Hand] = []
+        self.first_two: list[Card] = []
+        self.third_card: Card | None = None
+        self.third_after_split = False
+        self.declined_split = False
+        self.did_split = False
+        self.did_double = False
+        self.surrendered = False
+        self.cards_dealt = 0
+
+    @property
+    def has_main(self) -> bool:
+        """Some bettor has a main bet here."""
+        return any(b.main for b in self.bettors.values())
+
+    @property
+    def is_blackjack(self) -> bool:
+        """The box's first two cards are a blackjack (BJ 10.1)."""
+        return len(self.hands) == 1 and self.hands[0].is_blackjack

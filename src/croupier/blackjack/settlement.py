@@ -1,0 +1,116 @@
+"""Settlement of a blackjack box: the summary table and "Original bet only" of RULES.md, the side bets
+(BJ 13-14) and the streak bets (BJ 13.5). Pure functions over a box's hands and the dealer's result."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from croupier.blackjack import sidebets
+from croupier.blackjack.box import Box
+from croupier.blackjack.hand import HandStatus
+from croupier.blackjack.operations import BetOutcome, StreakBet
+from croupier.blackjack.rules import BlackjackRules, BustedStakes, DoubleOn, SevensThirdCard
+
+
+def pay(stake: int, odds: Fraction | None) -> int:
+    """The net of a stake at ``odds`` (to 1), or −stake for a loss; fractions of a unit are not paid."""
+    if odds is None:
+        return -stake
+    won = stake * odds
+    return won.numerator // won.denominator
+
+
+def original_bet_only(rules: BlackjackRules, b: Box) -> bool:
+    """BJ 10.7, 16.6, 17.3: a box that split, or doubled under 17.1 (1)/(2) or with the BJ 10.7 option."""
+    return b.did_split or (b.did_double and (rules.double_on is DoubleOn.ANY_TWO or rules.lose_original_only_on_double))
+
+
+def main_result(
+    rules: BlackjackRules, b: Box, p: str, *, dealer_total: int, dealer_bj: bool, dealer_bust: bool
+) -> tuple[int, str]:
+    """The bettor's main-bet net on the box, and his result for the streak (BJ 13.5.5, 16.7)."""
+    mine = [h for h in b.hands if p in h.stakes]
+    won = lost = net = 0
+    for h in mine:
+        stake = h.stakes[p]
+        if p in h.early_net:
+            n = h.early_net[p]  # surrender, special bonus, five cards, even money: paid at once
+        elif h.is_bust:
+            n = -stake  # BJ 7.2: a bust loses even if the dealer busts
+        elif h.is_blackjack:
+            n = 0 if dealer_bj else stake * 3 // 2  # BJ 10.2, 10.5, 11
+        elif dealer_bj:
+            n = -stake  # BJ 10.6
+        elif dealer_bust or h.total > dealer_total:
+            n = stake  # BJ 9
+        elif h.total < dealer_total:
+            n = -stake
+        else:
+            n = 0  # BJ 11
+        net += n
+        won += n > 0
+        lost += n < 0
+    if dealer_bj and original_bet_only(rules, b):
+        # "Original bet only": wins already paid stand; otherwise the original bet is lost once.
+        kept = sum(h.early_net[p] for h in mine if h.early_net.get(p, 0) > 0)
+        rest = [h for h in mine if h.early_net.get(p, 0) <= 0]
+        if rest:
+            original = b.bettors[p].main
+            if rules.busted_stakes_on_dealer_blackjack is BustedStakes.LOST:
+                busted = sum(h.stakes[p] for h in rest if h.is_bust)
+                net = kept - max(busted, original)
+            else:
+                net = kept - original
+        else:
+            net = kept
+    if b.surrendered:
+        return net, "loss"  # BJ 18.3
+    return net, "win" if won > lost else ("loss" if lost > won else "push")
+
+
+def main_rule(b: Box, dealer_bj: bool) -> str:
+    """The rule id behind a box's main-bet settlement."""
+    if b.surrendered:
+        return "BJ 18.1"
+    if dealer_bj and (b.did_split or b.did_double):
+        return "BJ 16.6" if b.did_split else "BJ 17.3"
+    if b.is_blackjack:
+        return "BJ 10.2"
+    if any(h.status is HandStatus.SPECIAL_BONUS for h in b.hands):
+        return "BJ 15"
+    return "BJ 9"
+
+
+def side_outcome(rules: BlackjackRules, b: Box, p: str, key: str, stake: int) -> BetOutcome:
+    """A side bet on the box's first two cards (and, for Sevens, its third card as the table reads it)."""
+    two = b.first_two
+    odds: Fraction | None
+    if key == "any_pair":
+        odds, rule = sidebets.any_pair(rules, two), "BJ 13.1"
+    elif key == "perfect_pairs":
+        odds, rule = sidebets.perfect_pairs(rules, two), "BJ 13.4"
+    elif key in ("over_13", "under_13"):
+        odds, rule = sidebets.over_under(rules, two, key), "BJ 13.3"
+    else:
+        third = b.third_card
+        if rules.sevens_third_card is SevensThirdCard.AFTER_SPLIT and not b.third_after_split:
+            third = None
+        odds, rule = sidebets.sevens(rules, two, third), "BJ 13.2"
+    return BetOutcome(b.number, p, key, stake, pay(stake, odds), rule)
+
+
+def streak_step(rules: BlackjackRules, s: StreakBet, result: str) -> tuple[BetOutcome, StreakBet | None]:
+    """BJ 13.5: a win moves the bet on (and wins it at its level), a push keeps it, a loss loses it."""
+    kind = f"streak_{s.level}"
+    if result == "loss":
+        return BetOutcome(s.box, s.player, kind, s.stake, -s.stake, "BJ 13.5.1", "lost"), None
+    if result == "push":
+        return BetOutcome(s.box, s.player, kind, s.stake, 0, "BJ 13.5.2", "open"), s
+    wins = s.wins + 1
+    if wins >= s.level:
+        net = pay(s.stake, rules.paytables.streak_odds(s.level))
+        return BetOutcome(s.box, s.player, kind, s.stake, net, "BJ 14.5", "won"), None
+    return (
+        BetOutcome(s.box, s.player, kind, s.stake, 0, "BJ 13.5.3", "open"),
+        StreakBet(s.box, s.player, s.level, s.stake, wins),
+    )
