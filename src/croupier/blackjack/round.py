@@ -806,11 +806,12 @@ class BlackjackRound:
             for bettor in b.bettors.values():
                 p = bettor.player
                 if bettor.main > 0:
-                    net, result = settlement.main_result(r, b, p, dealer_total, dealer_bj, dealer_bust)
-                    results[p] = result
-                    outcomes.append(
-                        BetOutcome(b.number, p, "main", bettor.main, net, settlement.main_rule(b, dealer_bj))
+                    net, result = settlement.main_result(
+                        r, b, p, dealer_total=dealer_total, dealer_bj=dealer_bj, dealer_bust=dealer_bust
                     )
+                    results[p] = result
+                    rule = settlement.main_rule(b, dealer_bj)
+                    outcomes.append(BetOutcome(b.number, p, "main", bettor.main, net, rule))
                 if bettor.insurance:
                     net = 2 * bettor.insurance if dealer_bj else -bettor.insurance
                     outcomes.append(BetOutcome(b.number, p, "insurance", bettor.insurance, net, "BJ 12.2"))
