@@ -88,11 +88,12 @@ def rules_show(name: GameArg, preset: PresetOpt = None, rules: RulesOpt = None, 
         return
     table = Table(title=f"{g.title} ({g.statute}) rules", show_lines=True)
     table.add_column("option", no_wrap=True)
-    table.add_column("value", ratio=3)
-    table.add_column("rule", no_wrap=True)
-    table.add_column("meaning", ratio=2)
+    table.add_column("value and meaning", ratio=1)
+    table.add_column("rule, kind", max_width=16)
     for spec in rulesdoc.option_specs(g.rules_class):
-        table.add_row(spec.name, rulesdoc.format_value(doc[spec.name]), spec.rule, f"{spec.doc} ({spec.kind})")
+        value = escape(rulesdoc.format_value(doc[spec.name]))
+        kind = spec.kind_for(doc[spec.name])
+        table.add_row(spec.name, f"[bold]{value}[/bold]\n[dim]{escape(spec.doc)}[/dim]", f"{spec.rule}\n{kind}")
     console.print(table)
 
 
@@ -135,7 +136,8 @@ def rules_check(
     for col in ("option", "value", "statute", "kind", "rule"):
         table.add_column(col, no_wrap=col == "option")
     for d in diffs:
-        table.add_row(d.option, rulesdoc.format_value(d.value), rulesdoc.format_value(d.statute), str(d.kind), d.rule)
+        shown = (escape(rulesdoc.format_value(d.value)), escape(rulesdoc.format_value(d.statute)))
+        table.add_row(d.option, *shown, str(d.kind), d.rule)
     console.print(table)
 
 

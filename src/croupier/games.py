@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from croupier import rulesdoc
+from croupier.blackjack import rules as blackjack_rules
 from croupier.errors import InvalidRules
 from croupier.roulette import rules as roulette_rules
 from croupier.sicbo import rules as sicbo_rules
@@ -34,6 +35,14 @@ GAMES: dict[str, Game] = {
         roulette_rules.load,
     ),
     "sicbo": Game("sicbo", "Sic Bo", "Despacho 31/2003", sicbo_rules.SicBoRules, sicbo_rules.PRESETS, sicbo_rules.load),
+    "blackjack": Game(
+        "blackjack",
+        "Blackjack",
+        "Despacho 57/2009",
+        blackjack_rules.BlackjackRules,
+        blackjack_rules.PRESETS,
+        blackjack_rules.load,
+    ),
 }
 
 
@@ -56,7 +65,9 @@ def infer_game(document: Mapping[str, Any]) -> Game:
     candidates = [g for g in GAMES.values() if keys <= {s.name for s in rulesdoc.option_specs(g.rules_class)}]
     if len(candidates) == 1:
         return candidates[0]
-    raise InvalidRules(['the rules file does not say its game: add game = "roulette" (or sicbo), or pass --game'])
+    raise InvalidRules(
+        ['the rules file does not say its game: add game = "roulette", "sicbo" or "blackjack", or pass --game']
+    )
 
 
 def load_rules(name: str, *, preset: str | None = None, path: str | None = None) -> Any:

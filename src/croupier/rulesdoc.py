@@ -336,4 +336,6 @@ def format_value(value: object, *, nested: bool = False) -> str:
         return "[" + ", ".join(format_value(v, nested=True) for v in value) + "]"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if value is None:
+        return "default"
     return str(value)

@@ -268,3 +268,44 @@ def round_output(s: BlackjackSettlement) -> dict[str, Any]:
 def register(runners: dict[str, GameRunner]) -> None:
     """Add the blackjack runner."""
     runners["blackjack"] = GameRunner(load_rules=bj_rules.load, parse_round=_parse_round, run=_run)
+
+
+def export_scenario(rules: BlackjackRules, rounds: list[BlackjackRound]) -> dict[str, Any]:
+    """The scenario that replays ``rounds`` exactly: the rounds a table played from a fresh shoe, in order.
+
+    Cards are every card that left the shoe (burns and voided cards included), answers are the operations'
+    answers; ``croupier replay`` of the result reproduces the same operations and settlement.
+    """
+    from croupier import rulesdoc
+    from croupier.blackjack.operations import Answered, BetPlaced, Burned, CardVoided, Dealt
+
+    out_rounds: list[dict[str, Any]] = []
+    for rnd in rounds:
+        if rnd.settlement is None or rnd.settlement.void:
+            raise ValueError("only settled rounds can be exported as a scenario (a void round returns every bet)")
+        boxes: dict[int, dict[str, Any]] = {}
+        cards: list[str] = []
+        actions: list[dict[str, Any]] = []
+        for op in rnd.operations:
+            if isinstance(op, BetPlaced):
+                entry = boxes.setdefault(op.box, {"box": op.box, "seated": rnd.boxes[op.box].seated, "bets": []})
+                bet: dict[str, Any] = {"player": op.player}
+                if op.main:
+                    bet["main"] = op.main
+                if op.side:
+                    bet["side"] = dict(op.side)
+                if op.streak:
+                    bet["streak"] = {str(level): stake for level, stake in op.streak}
+                entry["bets"].append(bet)
+            elif isinstance(op, Burned | Dealt | CardVoided):
+                if not (isinstance(op, CardVoided) and op.rule == "BJ 6.1"):  # a voided dealer card was dealt
+                    cards.append(str(op.card))
+            elif isinstance(op, Answered):
+                action: dict[str, Any] = {"box": op.box, "action": op.action, "player": op.player}
+                if op.hand is not None:
+                    action["hand"] = op.hand
+                if op.action == "insurance":
+                    action["amount"] = op.amount
+                actions.append(action)
+        out_rounds.append({"boxes": list(boxes.values()), "cards": cards, "actions": actions})
+    return {"game": "blackjack", "rules": rulesdoc.document(rules), "rounds": out_rounds}
