@@ -104,11 +104,20 @@ def raise_problems(rules: GameRules) -> None:
 # -- parsers shared by the games -------------------------------------------------------------------------
 
 
+MAX_NUMBER = 10**15
+"""The largest number a rules option takes (a quadrillion units): far above any table, small enough that every
+amount and payout stays printable and exact."""
+
+MAX_ODDS = 10**9
+
+
 def parse_int(value: object) -> int:
-    """An integer (not a boolean, not a float)."""
+    """An integer (not a boolean, not a float) of at most :data:`MAX_NUMBER` in size."""
     if not is_amount(value):
         raise ValueError(f"{value!r} is not an integer")
     assert isinstance(value, int)
+    if abs(value) > MAX_NUMBER:
+        raise ValueError(f"{value} is larger than croupier takes ({MAX_NUMBER:.0e})")
     return value
 
 
@@ -140,6 +149,8 @@ def parse_odds(value: object) -> Fraction:
         raise ValueError(f'{value!r} is not odds (an integer or a fraction like "3/2")')
     if odds <= 0:
         raise ValueError(f"odds {value!r} are not positive")
+    if odds > MAX_ODDS or odds.denominator > MAX_ODDS:
+        raise ValueError(f"odds {value!r} are beyond what croupier takes ({MAX_ODDS:.0e} to 1)")
     return odds
 
 

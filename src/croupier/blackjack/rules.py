@@ -244,6 +244,10 @@ def _outside_unless(default: object) -> Any:
     return lambda v: A if v == default else OUT
 
 
+MAX_DECKS = 100
+MAX_BOXES = 100
+"""Practical ceilings: the statute sets no upper limit on decks or boxes (BJ 1)."""
+
 BET_KINDS: tuple[str, ...] = (
     "main",
     "insurance",
@@ -531,10 +535,10 @@ class BlackjackRules:
     def problems(self) -> list[str]:
         """Every violated constraint, as full sentences naming the value and the rule."""
         out: list[str] = []
-        if self.decks < 1:
-            out.append(f"decks {self.decks} must be at least 1 (BJ 1).")
-        if self.boxes < 6:
-            out.append(f"boxes {self.boxes} must be at least 6 (BJ 1).")
+        if not 1 <= self.decks <= MAX_DECKS:
+            out.append(f"decks {self.decks} must be at least 1 (BJ 1; croupier takes up to {MAX_DECKS}).")
+        if not 6 <= self.boxes <= MAX_BOXES:
+            out.append(f"boxes {self.boxes} must be at least 6 (BJ 1; croupier takes up to {MAX_BOXES}).")
         if self.dealing_device is DealingDevice.DEALING_BOX and self.decks != 1:
             out.append(f"a dealing_box holds a single deck, not {self.decks} (BJ 1).")
         if self.cards_behind_cut is not None:

@@ -138,7 +138,7 @@ def _parse_round(rules: BlackjackRules, raw: dict[str, Any], i: int) -> Scripted
         a = need_object(araw, where, round=i)
         check_keys(a, {"box", "action", "player", "hand", "amount"}, where, round=i)
         name = a.get("action")
-        if name not in ACTIONS:
+        if not isinstance(name, str) or name not in ACTIONS:
             raise ScenarioError("invalid_scenario", f"{where}: {name!r} is not an action.", round=i, action=j)
         actions.append(
             ScriptedAction(
