@@ -89,7 +89,7 @@ def rules_show(name: GameArg, preset: PresetOpt = None, rules: RulesOpt = None, 
     table = Table(title=f"{g.title} ({g.statute}) rules", show_lines=True)
     table.add_column("option", no_wrap=True)
     table.add_column("value and meaning", ratio=1)
-    table.add_column("rule, kind", max_width=16)
+    table.add_column("rule, kind", max_width=22)
     for spec in rulesdoc.option_specs(g.rules_class):
         value = escape(rulesdoc.format_value(doc[spec.name]))
         kind = spec.kind_for(doc[spec.name])
