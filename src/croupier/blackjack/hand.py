@@ -64,6 +64,7 @@ class Hand:
         "early_net",
         "from_split",
         "hard",
+        "hidden",
         "split_ace",
         "stakes",
         "status",
@@ -81,6 +82,7 @@ class Hand:
         self.status: HandStatus | None = None
         self.early_net: dict[str, int] = {}
         self.any_pair_stakes: dict[str, int] = {}
+        self.hidden = 0  # leading cards dealt face down (procedure 1), seen only by the box's bettors
 
     def add(self, card: Card) -> None:
         """Give the hand a card."""

@@ -304,6 +304,8 @@ class BlackjackRound:
         if box.cards_dealt == 3 and box.third_card is None:
             box.third_card = card
         face_up = self.rules.procedure != 1 or len(hand.cards) > 2 or hand.from_split
+        if not face_up:
+            hand.hidden = len(hand.cards)
         self.operations.append(Dealt(card, box.number, index, face_up))
         return card
 
@@ -618,6 +620,7 @@ class BlackjackRound:
         elif action == "double":
             b.did_double = True
             hand.doubled = True
+            hand.hidden = 0  # the cards are turned up to double
             decider = q.player
             hand.stakes[decider] += hand.stakes[decider]
             self._ask_follow(b, i, decider)
@@ -655,6 +658,7 @@ class BlackjackRound:
 
     def _split(self, b: Box, i: int, decider: str) -> None:
         hand = b.hands[i]
+        hand.hidden = 0  # the pair is shown to split it
         moved = hand.pop()
         first_split = not b.did_split
         b.did_split = True
@@ -679,6 +683,7 @@ class BlackjackRound:
         if hand.is_bust:
             hand.done = True
             hand.status = HandStatus.BUST
+            hand.hidden = 0  # BJ 6.2: a bust is shown at once
             return
         if len(hand.cards) == 3 and self.rules.special_bonus and sidebets.special_bonus(hand.cards):
             hand.done = True
