@@ -62,15 +62,29 @@ def version() -> None:
 @app.command()
 def replay(
     file: Annotated[Path, typer.Argument(help="A scenario file (shared/spec/SCENARIOS.md).")],
+    explain: Annotated[
+        bool, typer.Option("--explain", help="Print each round as a readable transcript with its rule ids.")
+    ] = False,
 ) -> None:
     """Replay a scripted round file and print the result as JSON (exit 2 with an error object if invalid)."""
     from croupier.replay import ScenarioError, replay_file
 
     try:
-        result = replay_file(file)
+        result = replay_file(file, explain=explain)
     except ScenarioError as exc:
+        if explain:
+            err_console.print(f"[red]{exc.code}[/red] (round {exc.round}, action {exc.action}): {escape(exc.message)}")
         sys.stdout.write(json.dumps(exc.as_object()) + "\n")
         raise typer.Exit(2) from None
+    if explain:
+        for i, lines in enumerate(result["transcript"]):
+            console.rule(f"Round {i}")
+            for line in lines:
+                console.print(escape(line), highlight=False)
+        totals = ", ".join(f"{p} {n:+d}" for p, n in result["totals"].items())
+        console.rule()
+        console.print(f"Totals: {totals}", highlight=False)
+        return
     sys.stdout.write(json.dumps(result) + "\n")
 
 

@@ -822,12 +822,13 @@ class BlackjackRound:
                     outcomes.append(BetOutcome(b.number, p, "insurance", bettor.insurance, net, "BJ 12.2"))
                 for key, stake in bettor.side.items():
                     outcomes.append(settlement.side_outcome(r, b, p, key, stake))
-                for h in b.hands:
+                for hi, h in enumerate(b.hands):
                     if p in h.any_pair_stakes:
                         stake = h.any_pair_stakes[p]
                         odds = sidebets.any_pair(r, h.cards[:2])
                         net = settlement.pay(stake, odds)
-                        outcomes.append(BetOutcome(b.number, p, "any_pair", stake, net, "BJ 13.1"))
+                        rule = f"BJ 13.1, split hand {hi}"
+                        outcomes.append(BetOutcome(b.number, p, "any_pair", stake, net, rule))
             for s in self._streaks_for(b):
                 result = results.get(s.player, "push")
                 outcome, left = settlement.streak_step(r, s, result)

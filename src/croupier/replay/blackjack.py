@@ -184,7 +184,7 @@ def _place(rnd: BlackjackRound, box: ScriptedBox, i: int) -> None:
         rnd.seat(box.box, box.seated)
 
 
-def _run(rules: BlackjackRules, rounds: list[ScriptedRound]) -> list[dict[str, Any]]:
+def _run(rules: BlackjackRules, rounds: list[ScriptedRound], played: list[Any]) -> list[dict[str, Any]]:
     _check_card_supply(rules, rounds)
     source = ScriptedSource()
     table = BlackjackTable(rules, source)
@@ -232,6 +232,7 @@ def _run(rules: BlackjackRules, rounds: list[ScriptedRound]) -> list[dict[str, A
                 "cards_left_over", f"Round {i} ended with {source.cards_left} scripted card(s) unused.", round=i
             )
         assert rnd.settlement is not None
+        played.append(rnd)
         outputs.append(round_output(rnd.settlement))
     return outputs
 

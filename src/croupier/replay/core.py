@@ -100,7 +100,9 @@ class GameRunner:
 
     load_rules: Callable[[Mapping[str, Any]], Any]
     parse_round: Callable[[Any, dict[str, Any], int], Any]
-    run: Callable[[Any, list[Any]], list[dict[str, Any]]]
+    run: Callable[[Any, list[Any], list[Any]], list[dict[str, Any]]]
+    """``run(rules, parsed_rounds, played)`` returns each round's output and appends each engine round to
+    ``played`` (for ``--explain`` and tests)."""
 
 
 RUNNERS: dict[str, GameRunner] = {}
@@ -116,8 +118,12 @@ def _runners() -> dict[str, GameRunner]:
     return RUNNERS
 
 
-def replay(scenario: object) -> dict[str, Any]:
-    """Run a scenario (the parsed JSON) and return its output; raise :class:`ScenarioError`."""
+def replay(scenario: object, *, explain: bool = False) -> dict[str, Any]:
+    """Run a scenario (the parsed JSON) and return its output; raise :class:`ScenarioError`.
+
+    With ``explain`` the output also holds ``"transcript"``: per round, the readable steps with the rule id
+    behind each one.
+    """
     doc = need_object(scenario, "The scenario")
     check_keys(doc, {"game", "rules", "rounds", "expect", "expect_error"}, "The scenario")
     runners = _runners()
@@ -136,15 +142,21 @@ def replay(scenario: object) -> dict[str, Any]:
     if not isinstance(rounds, list) or not rounds:
         raise invalid("rounds must be a non-empty list of rounds.")
     parsed = [runner.parse_round(rules, need_object(r, f"Round {i}", round=i), i) for i, r in enumerate(rounds)]
-    outputs = runner.run(rules, parsed)
+    played: list[Any] = []
+    outputs = runner.run(rules, parsed, played)
     totals: dict[str, int] = {}
     for out in outputs:
         for player, amount in out["players"].items():
             totals[player] = totals.get(player, 0) + amount
-    return {"game": game, "rounds": outputs, "totals": totals}
+    result: dict[str, Any] = {"game": game, "rounds": outputs, "totals": totals}
+    if explain:
+        from croupier.replay.explain import transcript
+
+        result["transcript"] = [transcript(rnd) for rnd in played]
+    return result
 
 
-def replay_file(path: str | Path) -> dict[str, Any]:
+def replay_file(path: str | Path, *, explain: bool = False) -> dict[str, Any]:
     """Read a scenario file and run it."""
     p = Path(path)
     try:
@@ -157,4 +169,4 @@ def replay_file(path: str | Path) -> dict[str, Any]:
         # ValueError: JSONDecodeError, and an integer over Python's digit limit (int_max_str_digits);
         # RecursionError: arrays or objects nested too deeply for the parser.
         raise invalid(f"{str(p)!r} is not valid JSON: {exc}.") from None
-    return replay(data)
+    return replay(data, explain=explain)

@@ -123,7 +123,9 @@ def _bets_out(settlement: Settlement[Any, Any]) -> list[dict[str, Any]]:
     ]
 
 
-def _run_roulette(rules: roulette_rules.RouletteRules, rounds: list[ScriptedRound]) -> list[dict[str, Any]]:
+def _run_roulette(
+    rules: roulette_rules.RouletteRules, rounds: list[ScriptedRound], played: list[Any]
+) -> list[dict[str, Any]]:
     outputs: list[dict[str, Any]] = []
     last_pocket: int | None = None
     for i, sr in enumerate(rounds):
@@ -145,6 +147,7 @@ def _run_roulette(rules: roulette_rules.RouletteRules, rounds: list[ScriptedRoun
                 rnd.spin(result)
         s = rnd.settlement
         assert s is not None
+        played.append(rnd)
         outputs.append(
             {
                 "pocket": s.outcome,
@@ -159,7 +162,7 @@ def _run_roulette(rules: roulette_rules.RouletteRules, rounds: list[ScriptedRoun
     return outputs
 
 
-def _run_sicbo(rules: sicbo_rules.SicBoRules, rounds: list[ScriptedRound]) -> list[dict[str, Any]]:
+def _run_sicbo(rules: sicbo_rules.SicBoRules, rounds: list[ScriptedRound], played: list[Any]) -> list[dict[str, Any]]:
     outputs: list[dict[str, Any]] = []
     for i, sr in enumerate(rounds):
         rnd = SicBoRound(rules)
@@ -186,6 +189,7 @@ def _run_sicbo(rules: sicbo_rules.SicBoRules, rounds: list[ScriptedRound]) -> li
                 rnd.roll(result)
         s = rnd.settlement
         assert s is not None
+        played.append(rnd)
         outputs.append(
             {
                 "dice": list(s.outcome),
