@@ -187,6 +187,28 @@ def demo(
     run_demo(console, rounds=rounds, players=players, seed=seed)
 
 
+@app.command()
+def play(
+    name: Annotated[str, typer.Argument(help="The game to play: blackjack.")],
+    rules: RulesOpt = None,
+    preset: PresetOpt = None,
+    bankroll: Annotated[int, typer.Option(help="Money you sit down with.")] = 1000,
+    rounds: Annotated[int | None, typer.Option(help="Stop after this many rounds.")] = None,
+) -> None:
+    """Play blackjack rounds in the terminal against the strong-RNG shoe (side bets, offers, every legal action)."""
+    if name != "blackjack":
+        raise _fail(ValueError(f"{name!r}: croupier play knows blackjack"))
+    from rich.prompt import Prompt
+
+    from croupier.terminal import play_blackjack
+
+    table_rules = _rules(name, preset, rules)
+    play_blackjack(
+        console, lambda prompt: Prompt.ask(prompt, console=console, default="", show_default=False),
+        rules=table_rules, bankroll=bankroll, rounds=rounds,
+    )  # fmt: skip
+
+
 def main() -> None:
     """Console-script entry point."""
     app()
