@@ -82,9 +82,18 @@ class RandomSource(ChanceSource):
                 return x
 
     def shuffle(self, items: MutableSequence[T]) -> None:
-        """Fisher–Yates (Durstenfeld) shuffle of the whole sequence, in place."""
+        """Fisher–Yates (Durstenfeld) shuffle of the whole sequence, in place.
+
+        Each position ``i`` swaps with ``j`` uniform in ``[0, i]``, drawn exactly as :meth:`randbelow` does
+        (the top ``bit_length`` bits of a 64-bit word, rejected while ≥ i + 1), inlined for speed.
+        """
+        draw = self.next_u64
         for i in range(len(items) - 1, 0, -1):
-            j = self.randbelow(i + 1)
+            n = i + 1
+            shift = 64 - n.bit_length()
+            j = draw() >> shift
+            while j >= n:
+                j = draw() >> shift
             items[i], items[j] = items[j], items[i]
 
     def pocket(self) -> int:
