@@ -96,7 +96,7 @@ def rules_show(name: GameArg, preset: PresetOpt = None, rules: RulesOpt = None, 
     except ValueError as exc:
         raise _fail(exc) from None
     r = _rules(name, preset, rules)
-    doc = rulesdoc.document(r)
+    doc = rulesdoc.document(r, effective=True)
     if as_json:
         sys.stdout.write(json.dumps({"game": name, **doc}, indent=2) + "\n")
         return

@@ -47,6 +47,13 @@ class OptionSpec:
     parse: Parser
     dump: Dumper
     kind_of: Callable[[Any], OptionKind] | None = None
+    effective: Callable[[Any], Any] | None = None
+
+    def value_in(self, rules: Any) -> object:
+        """The option's value in ``rules`` as written in a file; a default that depends on other options
+        (``max_split_hands`` by procedure, say) is written as the value it takes."""
+        raw = self.effective(rules) if self.effective is not None else getattr(rules, self.name)
+        return self.dump(raw)
 
     def kind_for(self, value: object) -> OptionKind:
         """The kind of choosing ``value`` (as written in a file): some options are statutory for one value
@@ -62,11 +69,20 @@ def option(
     parse: Parser,
     dump: Dumper = lambda v: v,
     kind_of: Callable[[Any], OptionKind] | None = None,
+    effective: Callable[[Any], Any] | None = None,
     default: Any = MISSING,
     default_factory: Callable[[], Any] | Any = MISSING,
 ) -> Any:
     """Declare a rules field (use inside a frozen, keyword-only dataclass)."""
-    meta = {"rule": rule, "kind": kind, "doc": doc, "parse": parse, "dump": dump, "kind_of": kind_of}
+    meta = {
+        "rule": rule,
+        "kind": kind,
+        "doc": doc,
+        "parse": parse,
+        "dump": dump,
+        "kind_of": kind_of,
+        "effective": effective,
+    }
     if default_factory is not MISSING:
         return field(default_factory=default_factory, metadata=meta)
     return field(default=default, metadata=meta)
@@ -75,7 +91,9 @@ def option(
 def spec_of(f: Field[Any]) -> OptionSpec:
     """The :class:`OptionSpec` of a rules dataclass field."""
     m = f.metadata
-    return OptionSpec(f.name, m["rule"], m["kind"], m["doc"], m["parse"], m["dump"], m.get("kind_of"))
+    return OptionSpec(
+        f.name, m["rule"], m["kind"], m["doc"], m["parse"], m["dump"], m.get("kind_of"), m.get("effective")
+    )
 
 
 class GameRules(Protocol):
@@ -297,9 +315,15 @@ def read_document(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def document(rules: Any) -> dict[str, object]:
-    """Every option of ``rules`` as it would be written in a rules file (JSON-compatible)."""
-    return {s.name: s.dump(getattr(rules, s.name)) for s in option_specs(type(rules))}
+def document(rules: Any, *, effective: bool = False) -> dict[str, object]:
+    """Every option of ``rules`` as it would be written in a rules file (JSON-compatible).
+
+    With ``effective`` a default that follows other options is written as the value it takes (for display);
+    without, as written (``null``), so that the document loads back to equal rules.
+    """
+    return {
+        s.name: s.value_in(rules) if effective else s.dump(getattr(rules, s.name)) for s in option_specs(type(rules))
+    }
 
 
 @dataclass(frozen=True)
@@ -321,7 +345,13 @@ def differences(rules: Any, statute: Any) -> list[Difference]:
     """
     out: list[Difference] = []
     for s in option_specs(type(rules)):
-        mine, theirs = s.dump(getattr(rules, s.name)), s.dump(getattr(statute, s.name))
+        mine = s.value_in(rules)
+        if s.effective is not None:
+            # A default that follows other options (the split limit by procedure, the cut by decks) is compared
+            # with the statute's default for this configuration, not for the statute's other options.
+            theirs = s.value_in(replace(rules, **{s.name: getattr(statute, s.name)}))
+        else:
+            theirs = s.value_in(statute)
         out.extend(_diff(s.name, mine, theirs, s))
     return out
 

@@ -31,6 +31,8 @@ class Box:
         self.hands: list[Hand] = []
         self.first_two: list[Card] = []
         self.third_card: Card | None = None
+        self.split_any_pair: list[tuple[str, int, int, bool]] = []
+        """Any Pair stakes on split hands, settled on each hand's first two cards: (bettor, stake, hand, pair)."""
         self.third_after_split = False
         self.declined_split = False
         self.did_split = False

@@ -303,6 +303,13 @@ class BlackjackRound:
         box.cards_dealt += 1
         if box.cards_dealt == 3 and box.third_card is None:
             box.third_card = card
+        if hand.any_pair_stakes and len(hand.cards) == 2:
+            # BJ 13.1 reading: a split hand's Any Pair stakes are decided by its first two cards, now known
+            # (a later resplit of this hand starts new hands and new stakes).
+            pair = hand.cards[0].rank is hand.cards[1].rank
+            for p, stake in hand.any_pair_stakes.items():
+                box.split_any_pair.append((p, stake, index, pair))
+            hand.any_pair_stakes = {}
         face_up = self.rules.procedure != 1 or len(hand.cards) > 2 or hand.from_split
         if not face_up:
             hand.hidden = len(hand.cards)
@@ -776,6 +783,8 @@ class BlackjackRound:
             if self.rules.burn_before_dealer_second_card:
                 self._burn("BJ 4.2")
             self._deal_dealer(True)
+        elif len(self.dealer) < 2:
+            self._deal_dealer(True)  # the hole card was voided (BJ 6.1): the dealer completes from the shoe
         elif self.hole_hidden:
             self.hole_hidden = False
             self.operations.append(HoleCardTurned(self.dealer[1]))
@@ -815,20 +824,18 @@ class BlackjackRound:
                         r, b, p, dealer_total=dealer_total, dealer_bj=dealer_bj, dealer_bust=dealer_bust
                     )
                     results[p] = result
-                    rule = settlement.main_rule(b, dealer_bj)
+                    rule = settlement.main_rule(r, b, dealer_bj)
                     outcomes.append(BetOutcome(b.number, p, "main", bettor.main, net, rule))
                 if bettor.insurance:
                     net = 2 * bettor.insurance if dealer_bj else -bettor.insurance
                     outcomes.append(BetOutcome(b.number, p, "insurance", bettor.insurance, net, "BJ 12.2"))
                 for key, stake in bettor.side.items():
                     outcomes.append(settlement.side_outcome(r, b, p, key, stake))
-                for hi, h in enumerate(b.hands):
-                    if p in h.any_pair_stakes:
-                        stake = h.any_pair_stakes[p]
-                        odds = sidebets.any_pair(r, h.cards[:2])
-                        net = settlement.pay(stake, odds)
-                        rule = f"BJ 13.1, split hand {hi}"
-                        outcomes.append(BetOutcome(b.number, p, "any_pair", stake, net, rule))
+                for who, stake, hand_index, pair in b.split_any_pair:
+                    if who == p:
+                        odds = r.paytables.any_pair if pair else None
+                        rule = f"BJ 13.1, split hand {hand_index}"
+                        outcomes.append(BetOutcome(b.number, p, "any_pair", stake, settlement.pay(stake, odds), rule))
             for s in self._streaks_for(b):
                 result = results.get(s.player, "push")
                 outcome, left = settlement.streak_step(r, s, result)
@@ -892,6 +899,8 @@ class BlackjackRound:
             raise IllegalAction(f"{card} is not a card the dealer drew.", rule="BJ 6.1")
         if self.is_over:
             raise IllegalAction("The round is settled.", rule="BJ 6.1")
+        if self.hole_hidden and self.dealer.index(card) == 1:
+            self.hole_hidden = False
         self.dealer.remove(card)
         op = CardVoided(card, "BJ 6.1")
         self.operations.append(op)

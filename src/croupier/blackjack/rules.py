@@ -283,6 +283,7 @@ class BlackjackRules:
         kind=A,
         doc="Cards behind the cut card (≥ 30 for a multi-deck shoe); default 52·decks/4.",
         parse=_optional_int,
+        effective=lambda r: r.behind_cut,
         default=None,
     )
     max_boxes_per_player: int | None = option(
@@ -415,6 +416,7 @@ class BlackjackRules:
         kind=A,
         doc="Most hands a box may split into (≥ 2); default 4, and 5 in procedure 3.",
         parse=_optional_int,
+        effective=lambda r: r.split_hands_limit,
         default=None,
     )
     resplit_aces: bool = option(
@@ -477,6 +479,7 @@ class BlackjackRules:
         kind=A,
         doc="Most bettors on one box (box_control 2: at most 3, default 3; otherwise default no limit).",
         parse=_optional_int,
+        effective=lambda r: r.bettors_per_box_limit,
         default=None,
     )
     busted_stakes_on_dealer_blackjack: BustedStakes = option(

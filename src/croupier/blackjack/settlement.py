@@ -68,12 +68,14 @@ def main_result(
     return net, "win" if won > lost else ("loss" if lost > won else "push")
 
 
-def main_rule(b: Box, dealer_bj: bool) -> str:
+def main_rule(rules: BlackjackRules, b: Box, dealer_bj: bool) -> str:
     """The rule id behind a box's main-bet settlement."""
     if b.surrendered:
         return "BJ 18.1"
     if dealer_bj and (b.did_split or b.did_double):
-        return "BJ 16.6" if b.did_split else "BJ 17.3"
+        if b.did_split:
+            return "BJ 16.6"
+        return "BJ 17.3" if rules.double_on is DoubleOn.ANY_TWO else "BJ 10.7"
     if b.is_blackjack:
         return "BJ 10.2"
     if any(h.status is HandStatus.SPECIAL_BONUS for h in b.hands):

@@ -80,8 +80,9 @@ class BlackjackTable:
             burns = self.shoe.burn_after_shuffle_count
         else:
             burns = int(r.burn_each_round)
+        rule = "BJ 4.1" if fresh and (device is not DealingDevice.SHUFFLER or first_of_scenario) else "BJ 4.2"
         for _ in range(burns):
-            rnd.operations.append(Burned(self._draw(), "BJ 4.1" if fresh else "BJ 4.2"))
+            rnd.operations.append(Burned(self._draw(), rule))
         self._shuffle_next = False
 
     def _draw(self) -> Card:
