@@ -36,6 +36,7 @@ scenarios: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/bench_engines.py
+	$(BIN)/python bench/bench_blackjack.py
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

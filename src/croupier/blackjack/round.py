@@ -344,7 +344,7 @@ class BlackjackRound:
 
     def _queue_offers(self) -> None:
         up = self.dealer[0]
-        ace, ten = up.rank is Rank.ACE, up.rank.is_ten_value
+        ace, ten = up.is_ace, up.value == 10
         for b in self._order:
             bj = b.is_blackjack
             for bettor in b.bettors.values():
@@ -368,7 +368,7 @@ class BlackjackRound:
         if not self.rules.dealer_peeks or len(self.dealer) < 2:
             return False
         up = self.dealer[0]
-        if up.rank is not Rank.ACE and not up.rank.is_ten_value:
+        if not up.is_ace and up.value != 10:
             return False
         bj = is_natural(self.dealer)
         self.operations.append(Peeked(bj))
@@ -574,7 +574,7 @@ class BlackjackRound:
         hand = b.hands[i]
         cards = hand.cards
         total, _ = best_total(cards)
-        up_ace = self.dealer[0].rank is Rank.ACE
+        up_ace = self.dealer[0].is_ace
         five = len(cards) == 5 and total <= 21 and r.five_card_payment and not up_ace
         if total > 21:
             return ()
@@ -760,7 +760,7 @@ class BlackjackRound:
     def _unsettled(self) -> tuple[bool, bool]:
         """(any stake still unsettled, some unsettled non-blackjack hand standing) — SCENARIOS.md step 4."""
         up = self.dealer[0]
-        maybe_bj = up.rank is Rank.ACE or up.rank.is_ten_value
+        maybe_bj = up.is_ace or up.value == 10
         refunded = self.rules.busted_stakes_on_dealer_blackjack is BustedStakes.REFUNDED
         any_open = any(bt.insurance for b in self._order for bt in b.bettors.values())
         standing = False
