@@ -101,7 +101,7 @@ def play_blackjack(
     )
     while bankroll > 0 and (rounds is None or played < rounds):
         console.rule(f"Round {played + 1} — bankroll {bankroll}")
-        rnd = table.open_round()
+        rnd = table.round if table.round is not None and not table.round.is_over else table.open_round()
         main = _ask_amount(ask, console, "Main bet (a multiple of 2 chip units)", min(last_bet, bankroll))
         if main is None:
             break
