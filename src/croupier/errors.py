@@ -57,6 +57,12 @@ class OutOfTurn(IllegalAction):
     kind = "unexpected_action"
 
 
+class InvalidInput(CroupierError):
+    """A result reported from outside that names no real card, pocket or dice (a mistyped or misread value)."""
+
+    kind = "invalid_input"
+
+
 class InvalidScenario(CroupierError):
     """A malformed scenario file (see shared/spec/SCENARIOS.md)."""
 

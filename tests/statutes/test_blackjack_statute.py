@@ -215,10 +215,11 @@ class TestBJ1Equipment:
         t = new_table([BURN, "TS", "9H", "TS"], decks=1)
         rnd = t.open_round()
         rnd.place_bet(1, "ana", main=100)
-        with pytest.raises(CardNotInShoeError):
+        with pytest.raises(CardNotInShoeError) as info:
             rnd.close_betting()
-        assert t.shoe is not None
-        assert t.shoe.size == 52
+        assert info.value.rule == "BJ 1"
+        # All or nothing: the refused deal left no trace (no shoe opened, the round still taking bets).
+        assert t.shoe is None and rnd.phase.value == "betting" and rnd.operations[-1].__class__.__name__ == "BetPlaced"
 
     def test_bj_1_shoe_continues_from_round_to_round(self) -> None:
         t = new_table([BURN, "TS", "9H", "9S", "8C"])

@@ -67,7 +67,9 @@ class BettingClosed:
 
 @dataclass(frozen=True, slots=True)
 class Shuffled:
-    """A fresh shoe (BJ 2)."""
+    """A fresh shoe (BJ 2); ``discards`` when a shoe that ran out mid-round has its discards shuffled back in."""
+
+    discards: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,9 +15,10 @@ bets) lives on :class:`croupier.blackjack.table.BlackjackTable`.
 
 from __future__ import annotations
 
+import copy
 from collections import deque
-from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, TypeVar
 
 from croupier.blackjack import settlement, sidebets
 from croupier.blackjack.box import Bettor, Box
@@ -61,6 +62,8 @@ from croupier.statute import LIMITS
 
 if TYPE_CHECKING:
     from croupier.blackjack.table import BlackjackTable
+
+T = TypeVar("T")
 
 
 class BlackjackRound:
@@ -153,8 +156,20 @@ class BlackjackRound:
             dict(existing.side) if existing else {},
             dict(existing.streak) if existing else {},
         )
+        if existing is not None and main and merged.main > r.max_bet.for_type("main"):
+            raise BetRejected(
+                f"{main} more on box {box} makes {player}'s main bet {merged.main}, above the table maximum "
+                f"{r.max_bet.for_type('main')}.",
+                rule=LIMITS,
+            )
         for key, stake in side.items():
             merged.side[key] = merged.side.get(key, 0) + stake
+            if merged.side[key] > r.max_bet.for_type(key):
+                raise BetRejected(
+                    f"{stake} more makes {player}'s {key} bet on box {box} {merged.side[key]}, above the table "
+                    f"maximum {r.max_bet.for_type(key)}.",
+                    rule=LIMITS,
+                )
         for level, stake in streak.items():
             if SideBet.STREAK not in r.side_bets_offered:
                 raise BetRejected("This table does not offer the streak bet.", rule="BJ 13.5")
@@ -263,6 +278,9 @@ class BlackjackRound:
     def close_betting(self) -> BettingClosed:
         """Close betting and deal (BJ 5.2); the round then waits on its first question, if any."""
         self.verify_close_betting()
+        return self._atomic(self._close_betting)
+
+    def _close_betting(self) -> BettingClosed:
         op = BettingClosed()
         self.operations.append(op)
         self.phase = Phase.OFFERS
@@ -293,8 +311,29 @@ class BlackjackRound:
         return self.table._draw()
 
     def _burn(self, rule: str) -> None:
-        card = self._draw()
+        card = self.table._draw(burn=True)
         self.operations.append(Burned(card, rule))
+
+    def cards_in_play(self) -> list[Card]:
+        """The cards on the table now: every hand's and the dealer's."""
+        return [c for b in self._order for h in b.hands for c in h.cards] + list(self.dealer)
+
+    def _atomic(self, step: Callable[[], T]) -> T:
+        """Run ``step`` all or nothing: when a scripted or live source refuses a card mid-step (an unknown or
+        impossible card, no card to give), the round and table go back to where they were and the cards read
+        are given back, so the step can be tried again."""
+        saved_table = self.table._begin()
+        if saved_table is None:
+            return step()
+        saved = copy.deepcopy({k: v for k, v in self.__dict__.items() if k not in ("table", "rules")})
+        try:
+            result = step()
+        except BaseException:
+            self.__dict__.update(saved)
+            self.table._rollback(saved_table)
+            raise
+        self.table._commit()
+        return result
 
     def _give(self, box: Box, index: int) -> Card:
         card = self._draw()
@@ -355,10 +394,11 @@ class BlackjackRound:
                         Decision("offer", b.number, 0, bettor.player, ("even_money", "decline"), rule="BJ 10.3")
                     )
                 elif ace:
-                    cap = int(self.rules.insurance_limit * bettor.main)
-                    cap -= cap % self.rules.chip_unit
-                    cap = min(cap, self.rules.max_bet.for_type("insurance"))
-                    actions = ("insurance", "decline") if cap >= self.rules.min_stake("insurance") else ("decline",)
+                    r = self.rules
+                    cap = min(int(r.insurance_limit * bettor.main), r.max_bet.for_type("insurance"))
+                    cap -= cap % r.chip_unit  # whole chip units only
+                    low = -(-r.min_stake("insurance") // r.chip_unit) * r.chip_unit
+                    actions = ("insurance", "decline") if cap >= max(low, r.chip_unit) else ("decline",)
                     self._questions.append(
                         Decision("offer", b.number, None, bettor.player, actions, max_insurance=cap, rule="BJ 12.1")
                     )
@@ -433,6 +473,9 @@ class BlackjackRound:
         """Answer the pending question with ``action`` (see :data:`PLAY_ACTIONS`, :data:`OFFER_ACTIONS`,
         ``follow``, ``any_pair``), then run the round on to its next question."""
         q = self.verify(action, box=box, player=player, hand=hand, amount=amount)
+        return self._atomic(lambda: self._act(q, action, amount))
+
+    def _act(self, q: Decision, action: str, amount: int | None) -> Answered:
         self._questions.popleft()
         op = Answered(q.box, q.hand, q.player, action, amount or 0)
         self.operations.append(op)
@@ -888,10 +931,13 @@ class BlackjackRound:
         """BJ 5.1.1: a card exposed by accident is void and burned (it left the shoe; nobody receives it)."""
         if self.phase not in (Phase.OFFERS, Phase.PLAY):
             raise IllegalAction("Cards are exposed only while the round is being dealt or played.", rule="BJ 5.1.1")
-        card = self._draw()
-        op = CardVoided(card, "BJ 5.1.1")
-        self.operations.append(op)
-        return op
+
+        def expose() -> CardVoided:
+            op = CardVoided(self._draw(), "BJ 5.1.1")
+            self.operations.append(op)
+            return op
+
+        return self._atomic(expose)
 
     def void_dealer_card(self, card: Card) -> CardVoided:
         """BJ 6.1: a card the dealer drew wrongly is void and removed from the dealer's hand."""

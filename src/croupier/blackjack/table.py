@@ -3,6 +3,7 @@ the open streak bets and their markers (BJ 13.5)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from croupier.blackjack.operations import Burned, Shuffled, StreakBet
@@ -10,11 +11,23 @@ from croupier.blackjack.round import BlackjackRound
 from croupier.blackjack.rules import BlackjackRules, BurnAfterShuffle, DealingDevice
 from croupier.errors import IllegalAction
 from croupier.primitives.cards import Card
-from croupier.primitives.chance import ChanceSource, SystemRandom
+from croupier.primitives.chance import ChanceExhausted, ChanceSource, SystemRandom
 from croupier.primitives.shoe import BurnPolicy, Shoe
 
 if TYPE_CHECKING:
     from croupier.blackjack.operations import BlackjackSettlement
+
+
+@dataclass(frozen=True)
+class _Saved:
+    """The table's state at the start of an all-or-nothing step."""
+
+    shoe: Shoe | None
+    shoe_state: tuple[object, ...] | None
+    shuffle_next: bool
+    rounds_played: int
+    open_streaks: list[StreakBet]
+    history: int
 
 
 class BlackjackTable:
@@ -29,6 +42,7 @@ class BlackjackTable:
         self.round: BlackjackRound | None = None
         self.rounds_played = 0
         self._shuffle_next = True
+        self._reads: list[Card] | None = None
         self.history: list[BlackjackSettlement] = []
 
     # -- rounds -----------------------------------------------------------------------------------------------
@@ -82,12 +96,57 @@ class BlackjackTable:
             burns = int(r.burn_each_round)
         rule = "BJ 4.1" if fresh and (device is not DealingDevice.SHUFFLER or first_of_scenario) else "BJ 4.2"
         for _ in range(burns):
-            rnd.operations.append(Burned(self._draw(), rule))
+            rnd.operations.append(Burned(self._draw(burn=True), rule))
         self._shuffle_next = False
 
-    def _draw(self) -> Card:
-        assert self.shoe is not None
-        return self.shoe.draw()
+    def _draw(self, *, burn: bool = False) -> Card:
+        """The next card; a random shoe that runs out mid-round is restocked from the discards."""
+        shoe = self.shoe
+        assert shoe is not None
+        try:
+            card = shoe.burn(1)[0] if burn else shoe.draw()
+        except ChanceExhausted:
+            if not shoe.is_random or self.round is None:
+                raise
+            shoe.restock(self.round.cards_in_play())
+            self.round.operations.append(Shuffled(discards=True))
+            card = shoe.burn(1)[0] if burn else shoe.draw()
+        if self._reads is not None:
+            self._reads.append(card)
+        return card
+
+    # -- all or nothing (a refused action changes nothing) -----------------------------------------------------
+
+    def _begin(self) -> _Saved | None:
+        """Start an all-or-nothing step. Only a scripted or live shoe can refuse a card, so only then is the
+        table's state kept to go back to."""
+        if self.source.is_random:
+            return None
+        self._reads = []
+        return _Saved(
+            self.shoe,
+            self.shoe.snapshot() if self.shoe is not None else None,
+            self._shuffle_next,
+            self.rounds_played,
+            list(self.open_streaks),
+            len(self.history),
+        )
+
+    def _commit(self) -> None:
+        self._reads = None
+
+    def _rollback(self, saved: _Saved) -> None:
+        """Undo the table's part of a refused step and give the cards it read back to the source."""
+        reads, self._reads = self._reads or [], None
+        self.shoe = saved.shoe
+        if self.shoe is not None and saved.shoe_state is not None:
+            self.shoe.restore(saved.shoe_state)
+        self._shuffle_next = saved.shuffle_next
+        self.rounds_played = saved.rounds_played
+        self.open_streaks = saved.open_streaks
+        del self.history[saved.history :]
+        if reads:
+            self.source.unread(reads)
 
     def _round_finished(self, rnd: BlackjackRound) -> None:
         self.rounds_played += 1

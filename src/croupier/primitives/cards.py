@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from croupier.errors import InvalidInput
+
 
 class Suit(Enum):
     """The four suits, by their one-letter code."""
@@ -120,11 +122,11 @@ _SUIT_BY_CODE = {s.value: s for s in Suit}
 def parse_card(text: object) -> Card:
     """Parse ``"TS"``, ``"10S"``, ``"AH"``; upper case only. Raise ``ValueError`` naming the text."""
     if not isinstance(text, str) or len(text) not in (2, 3):
-        raise ValueError(f"{text!r} is not a card (rank A 2-9 T J Q K or 10, then suit S H D C).")
+        raise InvalidInput(f"{text!r} is not a card (rank A 2-9 T J Q K or 10, then suit S H D C).", rule="BJ 1")
     rank = _RANK_BY_CODE.get(text[:-1])
     suit = _SUIT_BY_CODE.get(text[-1])
     if rank is None or suit is None:
-        raise ValueError(f"{text!r} is not a card (rank A 2-9 T J Q K or 10, then suit S H D C).")
+        raise InvalidInput(f"{text!r} is not a card (rank A 2-9 T J Q K or 10, then suit S H D C).", rule="BJ 1")
     return Card(rank, suit)
 
 

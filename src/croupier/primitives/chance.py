@@ -51,6 +51,11 @@ class ChanceSource(ABC):
     def card(self) -> Card:
         """The next card out of a shoe whose order is not known in advance (script, card reader)."""
 
+    def unread(self, cards: Iterable[Card]) -> None:
+        """Give back cards that were read but not used (a refused action is undone): they come out again
+        first, in the same order. Only sources that name cards one by one support it."""
+        raise TypeError(f"{type(self).__name__} shuffles the shoe; it has no cards to give back")
+
 
 class RandomSource(ChanceSource):
     """A source that draws uniformly at random from 64-bit words."""
@@ -130,9 +135,9 @@ class ScriptedSource(ChanceSource):
         dice: Iterable[Dice] = (),
         cards: Iterable[Card | str] = (),
     ) -> None:
-        self._pockets = deque(check_pocket(p) for p in pockets)
-        self._dice = deque(check_dice(d) for d in dice)
-        self._cards = deque(c if isinstance(c, Card) else parse_card(c) for c in cards)
+        self._pockets = deque([check_pocket(p) for p in pockets])
+        self._dice = deque([check_dice(d) for d in dice])
+        self._cards = deque([c if isinstance(c, Card) else parse_card(c) for c in cards])
 
     def pocket(self) -> int:
         if not self._pockets:
@@ -155,8 +160,11 @@ class ScriptedSource(ChanceSource):
         return len(self._cards)
 
     def add_cards(self, cards: Iterable[Card | str]) -> None:
-        """Append cards to the script."""
-        self._cards.extend(c if isinstance(c, Card) else parse_card(c) for c in cards)
+        """Append cards to the script (all or none: an unknown card adds nothing)."""
+        self._cards.extend([c if isinstance(c, Card) else parse_card(c) for c in cards])
+
+    def unread(self, cards: Iterable[Card]) -> None:
+        self._cards.extendleft(reversed(list(cards)))
 
 
 Reader = Callable[[str], object]
@@ -174,6 +182,7 @@ class LiveSource(ChanceSource):
 
     def __init__(self, reader: Reader) -> None:
         self._reader = reader
+        self._returned: deque[Card] = deque()
 
     def pocket(self) -> int:
         raw = self._reader("pocket")
@@ -189,8 +198,13 @@ class LiveSource(ChanceSource):
         return check_dice(raw)
 
     def card(self) -> Card:
+        if self._returned:
+            return self._returned.popleft()
         raw = self._reader("card")
         return raw if isinstance(raw, Card) else parse_card(str(raw).strip().upper())
+
+    def unread(self, cards: Iterable[Card]) -> None:
+        self._returned.extendleft(reversed(list(cards)))
 
 
 def queue_reader(values: Iterable[object]) -> Reader:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from itertools import product
 
+from croupier.errors import InvalidInput
+
 FACES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 
 Dice = tuple[int, int, int]
@@ -16,10 +18,10 @@ ALL_ROLLS: tuple[Dice, ...] = tuple(product(FACES, repeat=3))  # type: ignore[ar
 def check_dice(value: object) -> Dice:
     """Return ``value`` as a ``Dice`` triple if it is three faces 1-6, else raise ``ValueError`` (SB 1)."""
     if not isinstance(value, list | tuple) or len(value) != 3:
-        raise ValueError(f"{value!r} is not three dice (RULES.md SB 1).")
+        raise InvalidInput(f"{value!r} is not three dice (RULES.md SB 1).", rule="SB 1")
     for face in value:
         if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
-            raise ValueError(f"{face!r} is not a die face 1-6 (RULES.md SB 1) in {list(value)!r}.")
+            raise InvalidInput(f"{face!r} is not a die face 1-6 (RULES.md SB 1) in {list(value)!r}.", rule="SB 1")
     return (value[0], value[1], value[2])
 
 

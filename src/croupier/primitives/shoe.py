@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from enum import Enum
 
-from croupier.errors import InvalidRules
+from croupier.errors import InvalidInput, InvalidRules
 from croupier.primitives.cards import RANKS, Card, Rank, deck
 from croupier.primitives.chance import ChanceExhausted, ChanceSource, RandomSource
 
@@ -29,8 +29,8 @@ class BurnPolicy(Enum):
     ONE = "one"
 
 
-class CardNotInShoeError(ValueError):
-    """A scripted or live card that the shoe no longer holds since its last shuffle."""
+class CardNotInShoeError(InvalidInput):
+    """A scripted or live card that the shoe no longer holds since its last shuffle (BJ 1: N decks of 52)."""
 
 
 def default_cards_behind_cut(decks: int) -> int:
@@ -199,7 +199,8 @@ class Shoe:
             if self._left[card] == 0:
                 raise CardNotInShoeError(
                     f"{card} cannot come out of the shoe: a {self._decks}-deck shoe holds it {self._decks} "
-                    f"time{'s' if self._decks > 1 else ''} and all are out since the last shuffle."
+                    f"time{'s' if self._decks > 1 else ''} and all are out since the last shuffle.",
+                    rule="BJ 1",
                 )
         self._left[card] -= 1
         self._dealt += 1
@@ -217,6 +218,30 @@ class Shoe:
             self._burned.append(card)
             cards.append(card)
         return cards
+
+    def restock(self, in_play: list[Card]) -> None:
+        """A random shoe that ran out mid-round: every card not in play (the discards) is shuffled back in and
+        dealing goes on; :attr:`cut_card_out` stays true, so the next round starts on a fresh shoe."""
+        if self._shuffler is None:
+            raise ChanceExhausted("a scripted or live shoe cannot be restocked: its cards come from outside")
+        rest = Counter(deck() * self._decks)
+        rest.subtract(in_play)
+        cards = list(rest.elements())
+        self._shuffler.shuffle(cards)
+        self._order = [*in_play, *cards]
+        self._dealt = len(in_play)
+        self._burned = []
+
+    def snapshot(self) -> tuple[object, ...]:
+        """The shoe's state, for undoing a refused action (see :meth:`restore`)."""
+        return (Counter(self._left), self._dealt, list(self._burned), self._order)
+
+    def restore(self, state: tuple[object, ...]) -> None:
+        """Go back to a :meth:`snapshot`."""
+        left, dealt, burned, order = state
+        assert isinstance(left, Counter) and isinstance(dealt, int)
+        assert isinstance(burned, list) and isinstance(order, list)
+        self._left, self._dealt, self._burned, self._order = left, dealt, burned, order
 
     def _peek_order(self) -> list[Card]:
         """The cards still in a random shoe, top first. For tests only: play never looks ahead."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from enum import Enum
 
+from croupier.errors import InvalidInput
+
 POCKETS: tuple[int, ...] = tuple(range(37))
 """The 37 pockets, 0 to 36 (RO 1)."""
 
@@ -36,7 +38,7 @@ def colour(pocket: int) -> Colour:
 def check_pocket(pocket: object) -> int:
     """Return ``pocket`` if it is a pocket number 0-36, else raise ``ValueError`` (RO 1)."""
     if isinstance(pocket, bool) or not isinstance(pocket, int) or not 0 <= pocket <= 36:
-        raise ValueError(f"{pocket!r} is not a pocket of the single-zero wheel (0-36, RULES.md RO 1).")
+        raise InvalidInput(f"{pocket!r} is not a pocket of the single-zero wheel (0-36, RULES.md RO 1).", rule="RO 1")
     return pocket
 
 

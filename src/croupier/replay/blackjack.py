@@ -278,7 +278,7 @@ def export_scenario(rules: BlackjackRules, rounds: list[BlackjackRound]) -> dict
     answers; ``croupier replay`` of the result reproduces the same operations and settlement.
     """
     from croupier import rulesdoc
-    from croupier.blackjack.operations import Answered, BetPlaced, Burned, CardVoided, Dealt
+    from croupier.blackjack.operations import Answered, BetPlaced, Burned, CardVoided, Dealt, Shuffled
 
     out_rounds: list[dict[str, Any]] = []
     for rnd in rounds:
@@ -290,17 +290,28 @@ def export_scenario(rules: BlackjackRules, rounds: list[BlackjackRound]) -> dict
         for op in rnd.operations:
             if isinstance(op, BetPlaced):
                 entry = boxes.setdefault(op.box, {"box": op.box, "seated": rnd.boxes[op.box].seated, "bets": []})
-                bet: dict[str, Any] = {"player": op.player}
+                bet = next((b for b in entry["bets"] if b["player"] == op.player), None)
+                if bet is None:
+                    bet = {"player": op.player}
+                    entry["bets"].append(bet)
                 if op.main:
-                    bet["main"] = op.main
-                if op.side:
-                    bet["side"] = dict(op.side)
-                if op.streak:
-                    bet["streak"] = {str(level): stake for level, stake in op.streak}
-                entry["bets"].append(bet)
-            elif isinstance(op, Burned | Dealt | CardVoided):
-                if not (isinstance(op, CardVoided) and op.rule == "BJ 6.1"):  # a voided dealer card was dealt
-                    cards.append(str(op.card))
+                    bet["main"] = bet.get("main", 0) + op.main
+                for key, stake in op.side:
+                    bet.setdefault("side", {})[key] = bet.get("side", {}).get(key, 0) + stake
+                for level, stake in op.streak:
+                    bet.setdefault("streak", {})[str(level)] = stake
+            elif isinstance(op, Shuffled) and op.discards:
+                raise ValueError(
+                    "a round in which the shoe ran out and its discards were shuffled back cannot be written as a "
+                    "scenario: the format has no mid-round shuffle"
+                )
+            elif isinstance(op, CardVoided):
+                raise ValueError(
+                    f"a round with a voided card ({op.card}, {op.rule}) cannot be written as a scenario: the format "
+                    "has no way to mark a card void"
+                )
+            elif isinstance(op, Burned | Dealt):
+                cards.append(str(op.card))
             elif isinstance(op, Answered):
                 action: dict[str, Any] = {"box": op.box, "action": op.action, "player": op.player}
                 if op.hand is not None:

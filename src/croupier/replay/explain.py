@@ -98,7 +98,10 @@ def _blackjack(rnd: BlackjackRound) -> list[str]:
         elif isinstance(op, bj.BettingClosed):
             lines.append("Betting closed; the deal begins from the dealer's left (BJ 5.1)")
         elif isinstance(op, bj.Shuffled):
-            lines.append(f"A freshly shuffled shoe of {rnd.rules.decks} deck(s) (BJ 2.2)")
+            if op.discards:
+                lines.append("The shoe ran out: the discards are shuffled and dealing goes on (BJ 2.2)")
+            else:
+                lines.append(f"A freshly shuffled shoe of {rnd.rules.decks} deck(s) (BJ 2.2)")
         elif isinstance(op, bj.Burned):
             lines.append(f"Burned {op.card} ({op.rule})")
         elif isinstance(op, bj.Dealt):
