@@ -6,6 +6,7 @@ players pick bets at random within the table limits.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
@@ -18,6 +19,7 @@ from croupier.primitives.chance import RandomSource, SystemRandom
 from croupier.roulette import RouletteTable
 from croupier.sicbo import SicBoTable
 from croupier.sicbo.rules import TOTALS
+from croupier.wagering import WagerRound
 
 NAMES = ("ana", "bo", "cy", "dee", "eli", "fay", "gus")
 CHIPS = (10, 20, 50, 100)
@@ -71,6 +73,28 @@ def _summary(title: str, totals: dict[str, int], wagered: int) -> Table:
     return table
 
 
+def _session(
+    console: Console,
+    title: str,
+    seated: tuple[str, ...],
+    rounds: int,
+    *,
+    play_round: Callable[[], WagerRound[Any, Any]],
+    describe: Callable[[int, Any], str],
+) -> None:
+    """Play ``rounds`` rounds, printing each settlement, then the session's nets."""
+    totals: dict[str, int] = dict.fromkeys(seated, 0)
+    wagered = 0
+    for n in range(1, rounds + 1):
+        s = play_round().settlement
+        assert s is not None
+        console.print(settlement_table(describe(n, s.outcome), s))
+        for player, amount in s.players().items():
+            totals[player] += amount
+        wagered += s.wagered
+    console.print(_summary(title, totals, wagered))
+
+
 def run_demo(console: Console, *, rounds: int = 5, players: int = 4, seed: int | None = None) -> None:
     """Play ``rounds`` rounds at each table with ``players`` simulated players and print everything."""
     outcomes = SystemRandom()
@@ -86,9 +110,8 @@ def run_demo(console: Console, *, rounds: int = 5, players: int = 4, seed: int |
 
     console.rule("[bold]Roulette[/bold] — Despacho 30/2003, single-zero wheel, strong RNG")
     roulette = RouletteTable(source=outcomes)
-    totals: dict[str, int] = dict.fromkeys(seated, 0)
-    wagered = 0
-    for n in range(1, rounds + 1):
+
+    def roulette_round() -> WagerRound[Any, Any]:
         rnd = roulette.open_round()
         for player in seated:
             for _ in range(bets_each):
@@ -96,34 +119,29 @@ def run_demo(console: Console, *, rounds: int = 5, players: int = 4, seed: int |
                 rnd.place_bet(player, amount=_pick(choices, CHIPS), **bet)
         rnd.close_betting()
         rnd.spin()
-        s = rnd.settlement
-        assert s is not None
-        colour = wheel.colour(s.outcome).value
-        console.print(settlement_table(f"Spin {n}: [bold]{s.outcome}[/bold] {colour}", s))
-        for player, amount in s.players().items():
-            totals[player] += amount
-        wagered += s.wagered
-    console.print(_summary("Roulette session", totals, wagered))
+        return rnd
+
+    def spin_title(n: int, pocket: int) -> str:
+        return f"Spin {n}: [bold]{pocket}[/bold] {wheel.colour(pocket).value}"
+
+    _session(console, "Roulette session", seated, rounds, play_round=roulette_round, describe=spin_title)
 
     console.rule("[bold]Sic Bo[/bold] — Despacho 31/2003, three dice, strong RNG")
     sicbo = SicBoTable(source=outcomes)
-    totals = dict.fromkeys(seated, 0)
-    wagered = 0
-    for n in range(1, rounds + 1):
-        rnd_s = sicbo.open_round()
+
+    def sicbo_round() -> WagerRound[Any, Any]:
+        rnd = sicbo.open_round()
         for player in seated:
             for _ in range(bets_each):
-                rnd_s.place_bet(player, amount=_pick(choices, CHIPS), **random_sicbo_bet(choices))
-        rnd_s.close_betting()
-        rnd_s.roll()
-        ss = rnd_s.settlement
-        assert ss is not None
-        dice = " ".join(str(d) for d in ss.outcome)
-        console.print(settlement_table(f"Roll {n}: [bold]{dice}[/bold] (total {sum(ss.outcome)})", ss))
-        for player, amount in ss.players().items():
-            totals[player] += amount
-        wagered += ss.wagered
-    console.print(_summary("Sic bo session", totals, wagered))
+                rnd.place_bet(player, amount=_pick(choices, CHIPS), **random_sicbo_bet(choices))
+        rnd.close_betting()
+        rnd.roll()
+        return rnd
+
+    def roll_title(n: int, dice: tuple[int, int, int]) -> str:
+        return f"Roll {n}: [bold]{' '.join(map(str, dice))}[/bold] (total {sum(dice)})"
+
+    _session(console, "Sic bo session", seated, rounds, play_round=sicbo_round, describe=roll_title)
 
     console.rule("[bold]Exact odds[/bold] (croupier odds roulette|sicbo)")
     console.print(odds_rich_table("Roulette: exact odds per unit staked", roulette_odds(roulette.rules)))

@@ -123,6 +123,21 @@ def _bets_out(settlement: Settlement[Any, Any]) -> list[dict[str, Any]]:
     ]
 
 
+def _round_out(rnd: WagerRound[Any, Any], result_key: str, voids_key: str) -> dict[str, Any]:
+    """A settled round in the SCENARIOS.md output shape (``pocket``/``void_spins`` or ``dice``/``void_rolls``)."""
+    s = rnd.settlement
+    assert s is not None
+    outcome = list(s.outcome) if isinstance(s.outcome, tuple) else s.outcome
+    return {
+        result_key: outcome,
+        voids_key: s.voids,
+        "bets": _bets_out(s),
+        "collected": list(s.collected),
+        "payment_order": list(s.payment_order),
+        "players": s.players(),
+    }
+
+
 def _run_roulette(
     rules: roulette_rules.RouletteRules, rounds: list[ScriptedRound], played: list[Any]
 ) -> list[dict[str, Any]]:
@@ -145,20 +160,9 @@ def _run_roulette(
                 rnd.void_spin()
             else:
                 rnd.spin(result)
-        s = rnd.settlement
-        assert s is not None
         played.append(rnd)
-        outputs.append(
-            {
-                "pocket": s.outcome,
-                "void_spins": s.voids,
-                "bets": _bets_out(s),
-                "collected": list(s.collected),
-                "payment_order": list(s.payment_order),
-                "players": s.players(),
-            }
-        )
-        last_pocket = s.outcome
+        outputs.append(_round_out(rnd, "pocket", "void_spins"))
+        last_pocket = rnd.pocket
     return outputs
 
 
@@ -187,19 +191,8 @@ def _run_sicbo(rules: sicbo_rules.SicBoRules, rounds: list[ScriptedRound], playe
                 rnd.close_betting()
             else:
                 rnd.roll(result)
-        s = rnd.settlement
-        assert s is not None
         played.append(rnd)
-        outputs.append(
-            {
-                "dice": list(s.outcome),
-                "void_rolls": s.voids,
-                "bets": _bets_out(s),
-                "collected": list(s.collected),
-                "payment_order": list(s.payment_order),
-                "players": s.players(),
-            }
-        )
+        outputs.append(_round_out(rnd, "dice", "void_rolls"))
     return outputs
 
 
