@@ -898,7 +898,7 @@ class BlackjackRound:
         self.table._round_finished(self)
 
     def _streaks_for(self, b: Box) -> list[StreakBet]:
-        out = [s for s in self._open_streaks if s.box == b.number]
+        out = [s for s in self._open_streaks if s.box == b.number] if self._open_streaks else []
         for bettor in b.bettors.values():
             out += [StreakBet(b.number, bettor.player, level, stake) for level, stake in sorted(bettor.streak.items())]
         return out

@@ -3,6 +3,7 @@ the open streak bets and their markers (BJ 13.5)."""
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -16,6 +17,10 @@ from croupier.primitives.shoe import BurnPolicy, Shoe
 
 if TYPE_CHECKING:
     from croupier.blackjack.operations import BlackjackSettlement
+
+
+HISTORY = 1000
+"""How many settled rounds a table keeps in :attr:`BlackjackTable.history` (the most recent)."""
 
 
 @dataclass(frozen=True)
@@ -43,7 +48,7 @@ class BlackjackTable:
         self.rounds_played = 0
         self._shuffle_next = True
         self._reads: list[Card] | None = None
-        self.history: list[BlackjackSettlement] = []
+        self.history: deque[BlackjackSettlement] = deque(maxlen=HISTORY)
 
     # -- rounds -----------------------------------------------------------------------------------------------
 
@@ -144,7 +149,8 @@ class BlackjackTable:
         self._shuffle_next = saved.shuffle_next
         self.rounds_played = saved.rounds_played
         self.open_streaks = saved.open_streaks
-        del self.history[saved.history :]
+        while len(self.history) > saved.history:
+            self.history.pop()
         if reads:
             self.source.unread(reads)
 

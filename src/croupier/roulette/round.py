@@ -8,6 +8,7 @@ statutory order; the operations log and ``Settlement.payment_order`` show that o
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -114,7 +115,7 @@ class RouletteTable:
         self.rules = rules if rules is not None else RouletteRules()
         self.source: ChanceSource = source if source is not None else SystemRandom()
         self.last_pocket: int | None = None
-        self.history: list[RouletteSettlement] = []
+        self.history: deque[RouletteSettlement] = deque(maxlen=1000)  # the most recent settled rounds
         self.round: RouletteRound | None = None
 
     def verify_open_round(self) -> None:

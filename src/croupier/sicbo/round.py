@@ -7,6 +7,7 @@ starts a new betting window: the bets already placed stand and may not be withdr
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -101,7 +102,7 @@ class SicBoTable:
     def __init__(self, rules: SicBoRules | None = None, source: ChanceSource | None = None) -> None:
         self.rules = rules if rules is not None else SicBoRules()
         self.source: ChanceSource = source if source is not None else SystemRandom()
-        self.history: list[SicBoSettlement] = []
+        self.history: deque[SicBoSettlement] = deque(maxlen=1000)  # the most recent settled rounds
         self.round: SicBoRound | None = None
 
     def verify_open_round(self) -> None:
