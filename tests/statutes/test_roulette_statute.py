@@ -361,7 +361,7 @@ class TestRO3Betting:
                 table.open_round()
             assert info.value.rule == "RO 3"
             assert table.round is rnd
-            assert table.history == []
+            assert list(table.history) == []
 
         refused()  # betting open
         rnd.close_betting()

@@ -319,7 +319,7 @@ class TestSB4Paying:
                 table.open_round()
             assert info.value.rule == "SB 4"
             assert table.round is rnd
-            assert table.history == []
+            assert list(table.history) == []
 
         refused()
         rnd.close_betting()
