@@ -374,7 +374,7 @@ class TestRO3Betting:
         nxt = table.open_round()
         assert nxt is not rnd
         assert nxt.phase is Phase.BETTING
-        assert table.history == [rnd.settlement]
+        assert list(table.history) == [rnd.settlement]
         assert nxt.launch_pocket == 4
 
 

@@ -332,7 +332,7 @@ class TestSB4Paying:
         assert_refused(rnd, rnd.close_betting, IllegalAction, "SB 3.1")
         rnd.settle()
         assert table.open_round() is not rnd
-        assert table.history == [rnd.settlement]
+        assert list(table.history) == [rnd.settlement]
 
     def test_sb_4_settled_once_and_only_after_the_result(self) -> None:
         rnd = new_round(rolls=[(1, 2, 3)])
