@@ -6,7 +6,7 @@ happens; every refused action is checked to change nothing (operations log, bets
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from itertools import combinations, pairwise
 from typing import Any
 
@@ -27,6 +27,7 @@ from croupier.wagering import (
     Phase,
     WinningBetPaid,
 )
+from support import assert_refused, snapshot
 
 # -- helpers ------------------------------------------------------------------------------------------------
 
@@ -40,27 +41,6 @@ def new_round(
     """A fresh round at a table whose wheel gives ``pockets`` in order (or reads ``source``)."""
     table = RouletteTable(rules, source if source is not None else ScriptedSource(pockets=pockets))
     return table.open_round()
-
-
-def snapshot(rnd: RouletteRound) -> tuple[Any, ...]:
-    """Everything a refused action must leave as it was."""
-    return (list(rnd.operations), rnd.bets, rnd.phase, rnd.voids, rnd.outcome, rnd.settlement)
-
-
-def assert_refused(
-    rnd: RouletteRound,
-    action: Callable[[], object],
-    error: type[Exception],
-    rule: str | None,
-) -> Exception:
-    """``action`` raises ``error`` citing ``rule`` and changes nothing."""
-    before = snapshot(rnd)
-    with pytest.raises(error) as info:
-        action()
-    if rule is not None:
-        assert getattr(info.value, "rule", None) == rule, info.value
-    assert snapshot(rnd) == before
-    return info.value
 
 
 def reject(rnd: RouletteRound, bet_type: str, amount: object = 10, rule: str = "RO 6", **placement: Any) -> str:

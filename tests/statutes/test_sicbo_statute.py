@@ -7,7 +7,7 @@ every refused action is checked to change nothing (operations log, bets, phase).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from itertools import product
 from typing import Any
 
@@ -27,6 +27,7 @@ from croupier.wagering import (
     Phase,
     WinningBetPaid,
 )
+from support import assert_refused, snapshot
 
 # -- helpers ------------------------------------------------------------------------------------------------
 
@@ -40,27 +41,6 @@ def new_round(
     """A fresh round at a table whose shaker gives ``rolls`` in order (or reads ``source``)."""
     table = SicBoTable(rules, source if source is not None else ScriptedSource(dice=rolls))
     return table.open_round()
-
-
-def snapshot(rnd: SicBoRound) -> tuple[Any, ...]:
-    """Everything a refused action must leave as it was."""
-    return (list(rnd.operations), rnd.bets, rnd.phase, rnd.voids, rnd.outcome, rnd.settlement)
-
-
-def assert_refused(
-    rnd: SicBoRound,
-    action: Callable[[], object],
-    error: type[Exception],
-    rule: str | None,
-) -> Exception:
-    """``action`` raises ``error`` citing ``rule`` and changes nothing."""
-    before = snapshot(rnd)
-    with pytest.raises(error) as info:
-        action()
-    if rule is not None:
-        assert getattr(info.value, "rule", None) == rule, info.value
-    assert snapshot(rnd) == before
-    return info.value
 
 
 def reject(rnd: SicBoRound, bet_type: str, amount: object = 10, rule: str = "SB 5", **placement: Any) -> str:
