@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,3 +30,19 @@ def assert_refused(
         assert getattr(info.value, "rule", None) == rule, info.value
     assert snapshot(rnd) == before
     return info.value
+
+
+def invoke(*args: str) -> Any:
+    """Run ``croupier ARGS`` in-process."""
+    from typer.testing import CliRunner
+
+    from croupier import cli
+
+    return CliRunner().invoke(cli.app, list(args))
+
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    """A file ``name`` holding ``text`` under ``tmp_path``."""
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path

@@ -10,10 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.console import Console
-from typer.testing import CliRunner
 
-from croupier import cli, rulesdoc
+from croupier import rulesdoc
 from croupier.blackjack import rules as bj
 from croupier.blackjack.rules import (
     MACAU_TYPICAL,
@@ -32,25 +30,9 @@ from croupier.errors import InvalidRules
 from croupier.games import GAMES, infer_game, load_rules
 from croupier.money import Limit
 from croupier.rulesdoc import OptionKind
+from support import invoke, write
 
 APPROVAL, WAIVABLE, OUTSIDE, LIMIT = OptionKind.APPROVAL, OptionKind.WAIVABLE, OptionKind.OUTSIDE, OptionKind.LIMIT
-
-
-@pytest.fixture
-def wide(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Print the CLI's Rich output without wrapping, so every message can be searched as one line."""
-    monkeypatch.setattr(cli, "console", Console(width=400, no_color=True))
-    monkeypatch.setattr(cli, "err_console", Console(width=400, no_color=True, stderr=True))
-
-
-def invoke(*args: str) -> Any:
-    return CliRunner().invoke(cli.app, list(args))
-
-
-def write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def problems_of(document: dict[str, Any]) -> list[str]:

@@ -9,10 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.console import Console
-from typer.testing import CliRunner
 
-from croupier import cli, rulesdoc
+from croupier import rulesdoc
 from croupier.errors import CroupierError, InvalidRules
 from croupier.games import GAMES, infer_game, load_rules
 from croupier.money import Limit
@@ -20,23 +18,7 @@ from croupier.roulette import rules as roulette_rules
 from croupier.roulette.rules import RouletteRules
 from croupier.sicbo import rules as sicbo_rules
 from croupier.sicbo.rules import SicBoRules
-
-
-@pytest.fixture
-def wide(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Print the CLI's Rich output without wrapping, so every message can be searched as one line."""
-    monkeypatch.setattr(cli, "console", Console(width=400, no_color=True))
-    monkeypatch.setattr(cli, "err_console", Console(width=400, no_color=True, stderr=True))
-
-
-def invoke(*args: str) -> Any:
-    return CliRunner().invoke(cli.app, list(args))
-
-
-def write(tmp_path: Path, name: str, text: str) -> Path:
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    return path
+from support import invoke, write
 
 
 def problems_of(game: str, document: dict[str, Any]) -> list[str]:
