@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 from collections import deque
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypedDict, TypeVar
 
 from croupier.blackjack import settlement, sidebets
 from croupier.blackjack.box import Bettor, Box
@@ -61,7 +61,18 @@ from croupier.primitives.cards import Card, Rank
 from croupier.statute import LIMITS
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
     from croupier.blackjack.table import BlackjackTable
+
+
+class Who(TypedDict, total=False):
+    """Who an answer is for, checked against the question (an answer for anyone else is refused)."""
+
+    box: int
+    player: str
+    hand: int
+
 
 T = TypeVar("T")
 
@@ -495,49 +506,49 @@ class BlackjackRound:
         return op
 
     # The action triads of STYLE.md: verify_*, can_*, and the action.
-    def hit(self, **who: object) -> Answered:
+    def hit(self, **who: Unpack[Who]) -> Answered:
         """Draw a card (BJ 6.4)."""
-        return self.act("hit", **who)  # type: ignore[arg-type]
+        return self.act("hit", **who)
 
-    def stand(self, **who: object) -> Answered:
+    def stand(self, **who: Unpack[Who]) -> Answered:
         """Take no more cards."""
-        return self.act("stand", **who)  # type: ignore[arg-type]
+        return self.act("stand", **who)
 
-    def double(self, **who: object) -> Answered:
+    def double(self, **who: Unpack[Who]) -> Answered:
         """Double the bet for exactly one more card (BJ 17)."""
-        return self.act("double", **who)  # type: ignore[arg-type]
+        return self.act("double", **who)
 
-    def split(self, **who: object) -> Answered:
+    def split(self, **who: Unpack[Who]) -> Answered:
         """Split a pair into two hands (BJ 16)."""
-        return self.act("split", **who)  # type: ignore[arg-type]
+        return self.act("split", **who)
 
-    def surrender(self, **who: object) -> Answered:
+    def surrender(self, **who: Unpack[Who]) -> Answered:
         """Give up the hand for half the bet (BJ 18)."""
-        return self.act("surrender", **who)  # type: ignore[arg-type]
+        return self.act("surrender", **who)
 
-    def claim_five_card(self, **who: object) -> Answered:
+    def claim_five_card(self, **who: Unpack[Who]) -> Answered:
         """Take the five-card payment of half the bet (BJ 19)."""
-        return self.act("claim_five_card", **who)  # type: ignore[arg-type]
+        return self.act("claim_five_card", **who)
 
-    def insure(self, amount: int, **who: object) -> Answered:
+    def insure(self, amount: int, **who: Unpack[Who]) -> Answered:
         """Place insurance of ``amount`` (BJ 12)."""
-        return self.act("insurance", amount=amount, **who)  # type: ignore[arg-type]
+        return self.act("insurance", amount=amount, **who)
 
-    def take_even_money(self, **who: object) -> Answered:
+    def take_even_money(self, **who: Unpack[Who]) -> Answered:
         """Take even money on a blackjack (BJ 10.3)."""
-        return self.act("even_money", **who)  # type: ignore[arg-type]
+        return self.act("even_money", **who)
 
-    def decline(self, **who: object) -> Answered:
+    def decline(self, **who: Unpack[Who]) -> Answered:
         """Refuse the pending offer (insurance, even money, follow, Any Pair)."""
-        return self.act("decline", **who)  # type: ignore[arg-type]
+        return self.act("decline", **who)
 
-    def follow(self, **who: object) -> Answered:
+    def follow(self, **who: Unpack[Who]) -> Answered:
         """Add a stake to the deciding player's double or split (BJ 20 reading)."""
-        return self.act("follow", **who)  # type: ignore[arg-type]
+        return self.act("follow", **who)
 
-    def place_any_pair(self, **who: object) -> Answered:
+    def place_any_pair(self, **who: Unpack[Who]) -> Answered:
         """Place Any Pair stakes on the two hands a split produced (BJ 13.1 reading)."""
-        return self.act("any_pair", **who)  # type: ignore[arg-type]
+        return self.act("any_pair", **who)
 
     def verify_hit(self) -> Decision:
         """Raise unless ``hit`` is a legal answer now."""
