@@ -113,10 +113,36 @@ def option_specs(cls: type[Any]) -> list[OptionSpec]:
 
 
 def raise_problems(rules: GameRules) -> None:
-    """Raise one :class:`InvalidRules` listing every problem of ``rules``; called by ``__post_init__``."""
+    """Called by ``__post_init__``: values given in Python as plain data (``"shoe"``, ``[...]``, ``{...}``,
+    ``0.75``) become the option's own type as a file's would; then one :class:`InvalidRules` lists every
+    problem of ``rules``."""
+    problems = _coerce(rules)
+    if problems:
+        raise InvalidRules(problems)
     problems = rules.problems()
     if problems:
         raise InvalidRules(problems)
+
+
+def _coerce(rules: Any) -> list[str]:
+    problems: list[str] = []
+    for f in fields(rules):
+        value = getattr(rules, f.name)
+        if f.default is not MISSING:
+            default: Any = f.default
+        elif f.default_factory is not MISSING:
+            default = f.default_factory()
+        else:
+            continue
+        if value is default or (default is not None and isinstance(value, type(default))):
+            continue
+        if default is None and (value is None or isinstance(value, int)):
+            continue
+        try:
+            object.__setattr__(rules, f.name, spec_of(f).parse(value))
+        except ValueError as exc:
+            problems.append(f"option {f.name} ({f.metadata['rule']}): {exc}")
+    return problems
 
 
 # -- parsers shared by the games -------------------------------------------------------------------------

@@ -8,14 +8,13 @@ the statute for the others (``dealer_soft_17``, ``even_money_on_ten``, ...).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
 from types import MappingProxyType
 from typing import Any, ClassVar
 
 from croupier import rulesdoc
-from croupier.errors import InvalidRules
 from croupier.money import Limit
 from croupier.rulesdoc import OptionKind, dump_odds, option, parse_bool, parse_int, parse_odds
 
@@ -495,18 +494,6 @@ class BlackjackRules:
     max_bet: Limit = _MAX
 
     def __post_init__(self) -> None:
-        # Values given in Python as plain strings or lists become the option's own type (as a file's would).
-        problems: list[str] = []
-        for f in fields(self):
-            parse = _COERCE.get(f.name)
-            value = getattr(self, f.name)
-            if parse is not None and not isinstance(value, _TYPES[f.name]):
-                try:
-                    object.__setattr__(self, f.name, parse(value))
-                except ValueError as exc:
-                    problems.append(f"option {f.name} ({f.metadata['rule']}): {exc}")
-        if problems:
-            raise InvalidRules(problems)
         rulesdoc.raise_problems(self)
 
     # -- derived settings -----------------------------------------------------------------------------------
@@ -585,25 +572,6 @@ class BlackjackRules:
         out += rulesdoc.limit_problems(self.chip_unit, self.min_bet, self.max_bet, BET_KINDS)
         return out
 
-
-_TYPES: dict[str, type | tuple[type, ...]] = {
-    "dealing_device": DealingDevice,
-    "burn_after_shuffle": BurnAfterShuffle,
-    "dealer_soft_17": DealerSoft17,
-    "any_pair_after_split": AnyPairAfterSplit,
-    "sevens_third_card": SevensThirdCard,
-    "sevens_mixed_triple": SevensMixedTriple,
-    "split_pair_by": SplitPairBy,
-    "double_on": DoubleOn,
-    "busted_stakes_on_dealer_blackjack": BustedStakes,
-    "side_bets_offered": frozenset,
-    "insurance_limit": Fraction,
-}
-_COERCE: dict[str, rulesdoc.Parser] = {
-    **{name: _enum(cls) for name, cls in _TYPES.items() if isinstance(cls, type) and issubclass(cls, StrEnum)},
-    "side_bets_offered": _side_bets,
-    "insurance_limit": _fraction,
-}
 
 STATUTE = BlackjackRules()
 
