@@ -17,21 +17,12 @@ from __future__ import annotations
 import sys
 import time
 
+from croupier.blackjack.autoplay import answer, choose
 from croupier.blackjack.round import BlackjackRound
 from croupier.blackjack.rules import BlackjackRules
 from croupier.blackjack.table import BlackjackTable
 from croupier.primitives.cards import Card, deck
 from croupier.primitives.pcg import SeededRandom
-
-
-def choose(actions: tuple[str, ...], total: int, soft: bool, pair_rank: str | None, up: int) -> str:
-    """A basic-strategy-like answer from the legal ``actions``."""
-    if pair_rank in ("A", "8") and "split" in actions:
-        return "split"
-    if total in (10, 11) and up < total and "double" in actions:
-        return "double"
-    hit = total < 18 if soft else (total < 17 and not (total >= 12 and 2 <= up <= 6))
-    return "hit" if hit and "hit" in actions else "stand"
 
 
 def engine_rounds(n: int, seed: int = 1) -> float:
@@ -43,14 +34,7 @@ def engine_rounds(n: int, seed: int = 1) -> float:
         rnd.place_bet(1, "ana", main=10)
         rnd.close_betting()
         while (q := rnd.pending) is not None:
-            if q.kind != "play":
-                rnd.act("decline")
-                continue
-            hand = rnd.boxes[q.box].hands[q.hand or 0]
-            cards = hand.cards
-            pair = cards[0].rank.value if len(cards) == 2 and cards[0].rank is cards[1].rank else None
-            up = rnd.dealer[0].value
-            rnd.act(choose(q.actions, hand.total, hand.soft, pair, 11 if up == 1 else up))
+            rnd.act(answer(rnd, q))
     return time.perf_counter() - t0
 
 

@@ -181,7 +181,7 @@ def demo(
         int | None, typer.Option(help="Seed the players' choices (outcomes always come from the strong RNG).")
     ] = None,
 ) -> None:
-    """A short session at a roulette and a sic bo table driven by the strong RNG, then the odds tables."""
+    """Short sessions at a roulette, a sic bo and a blackjack table driven by the strong RNG, then the odds."""
     from croupier.demo import run_demo
 
     run_demo(console, rounds=rounds, players=players, seed=seed)

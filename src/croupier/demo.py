@@ -1,4 +1,4 @@
-"""``croupier demo``: a short session at a roulette and a sic bo table, then the odds tables.
+"""``croupier demo``: short sessions at a roulette, a sic bo and a blackjack table, then the odds tables.
 
 The results come from the strong RNG (:class:`~croupier.primitives.chance.SystemRandom`); a few simulated
 players pick bets at random within the table limits.
@@ -7,12 +7,16 @@ players pick bets at random within the table limits.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 
 from croupier.analysis.odds import roulette_odds, sicbo_odds
+from croupier.blackjack.autoplay import answer
+from croupier.blackjack.rules import PRESETS, SideBet
+from croupier.blackjack.table import BlackjackTable
 from croupier.display import odds_rich_table, settlement_table
 from croupier.primitives import wheel
 from croupier.primitives.chance import RandomSource, SystemRandom
@@ -95,6 +99,44 @@ def _session(
     console.print(_summary(title, totals, wagered))
 
 
+def blackjack_session(
+    console: Console, seated: tuple[str, ...], rounds: int, choices: RandomSource, outcomes: RandomSource
+) -> None:
+    """A few rounds of blackjack: one box per player, the first box with a back bettor, side bets now and
+    then, simple basic-strategy-like play; each round's hands and every bet's net with its rule."""
+    rules = replace(PRESETS["macau-typical"], side_bets_offered=frozenset({SideBet.ANY_PAIR, SideBet.PERFECT_PAIRS}))
+    table = BlackjackTable(rules, outcomes)
+    totals: dict[str, int] = {}
+    for n in range(1, rounds + 1):
+        rnd = table.open_round()
+        for box, player in enumerate(seated, start=1):
+            side = {_pick(choices, ("any_pair", "perfect_pairs")): 10} if choices.randbelow(3) == 0 else {}
+            rnd.place_bet(box, player, main=_pick(choices, CHIPS), side=side)
+            rnd.seat(box, player)
+        if len(seated) > 1:
+            rnd.place_bet(1, seated[-1], main=10)  # a back bettor on the first box (BJ 20)
+        rnd.close_betting()
+        while (q := rnd.pending) is not None:
+            rnd.act(answer(rnd, q))
+        s = rnd.settlement
+        assert s is not None
+        dealer = " ".join(c.pretty() for c in s.dealer_cards)
+        title = f"Round {n}: dealer {dealer} = {s.dealer_total}{' blackjack' if s.dealer_blackjack else ''}"
+        table_out = Table(title=title)
+        for col in ("box", "hands", "player", "bet", "net", "rule"):
+            table_out.add_column(col, justify="right" if col == "net" else "left")
+        for box_out in s.boxes:
+            hands = "; ".join(f"{' '.join(c.pretty() for c in h.cards)} {h.total} {h.status}" for h in box_out.hands)
+            for o in (o for o in s.outcomes if o.box == box_out.box):
+                colour = "green" if o.net > 0 else ("red" if o.net < 0 else "white")
+                table_out.add_row(str(o.box), hands, o.player, o.kind, f"[{colour}]{o.net:+d}[/{colour}]", o.rule)
+                hands = ""
+        console.print(table_out)
+        for player, amount in s.players().items():
+            totals[player] = totals.get(player, 0) + amount
+    console.print(_summary("Blackjack session", totals, sum(o.stake for h in table.history for o in h.outcomes)))
+
+
 def run_demo(console: Console, *, rounds: int = 5, players: int = 4, seed: int | None = None) -> None:
     """Play ``rounds`` rounds at each table with ``players`` simulated players and print everything."""
     outcomes = SystemRandom()
@@ -142,6 +184,9 @@ def run_demo(console: Console, *, rounds: int = 5, players: int = 4, seed: int |
         return f"Roll {n}: [bold]{' '.join(map(str, dice))}[/bold] (total {sum(dice)})"
 
     _session(console, "Sic bo session", seated, rounds, play_round=sicbo_round, describe=roll_title)
+
+    console.rule("[bold]Blackjack[/bold] — Despacho 57/2009, macau-typical rules, strong-RNG shoe")
+    blackjack_session(console, seated, rounds, choices, outcomes)
 
     console.rule("[bold]Exact odds[/bold] (croupier odds roulette|sicbo)")
     console.print(odds_rich_table("Roulette: exact odds per unit staked", roulette_odds(roulette.rules)))
