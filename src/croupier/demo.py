@@ -66,7 +66,7 @@ def random_sicbo_bet(rng: RandomSource) -> dict[str, Any]:
 
 
 def _summary(title: str, totals: dict[str, int], wagered: int) -> Table:
-    table = Table(title=title)
+    table = Table(title=title, min_width=len(title) + 12)
     table.add_column("player")
     table.add_column("net", justify="right")
     for player, amount in totals.items():
