@@ -3,14 +3,17 @@ ordering of a small shoe, the hole card first (exchangeability), with and withou
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import permutations
 
 import pytest
 
 from croupier.analysis.dealer import decks, remove
-from croupier.analysis.hand_ev import HandAnalyser, HandTerms
+from croupier.analysis.hand_ev import HandAnalyser, HandTerms, special_bonus_shares
 from croupier.blackjack.rules import DealerSoft17, load
+from croupier.blackjack.sidebets import special_bonus
 from croupier.errors import InvalidRules
+from croupier.primitives.cards import Card, parse_card
 
 
 def total_of(cards: list[int]) -> tuple[int, bool]:
@@ -127,3 +130,62 @@ def test_double_on_eleven_only_and_bad_input() -> None:
         a.decisions(comp, [10])
     with pytest.raises(InvalidRules):
         HandAnalyser(HandTerms(up=0, peeked=False))
+
+
+def brute_bonus(shoe: list[Card], up: int, player: list[Card], hits: int, double: bool) -> float:
+    """Every ordering of a small suited shoe, hole card first: hit ``hits`` times (or double); a third card
+    completing the special bonus (BJ 15) pays 3 times the stake at once."""
+    total_value = 0.0
+    count = 0
+    for order in permutations(shoe):
+        hole, rest = order[0].value, list(order[1:])
+        hand = list(player)
+        i = 0
+        for _ in range(1 if double else hits):
+            if total_of([c.value for c in hand])[0] >= 21:
+                break
+            hand.append(rest[i])
+            i += 1
+        stake = 2 if double else 1
+        count += 1
+        if len(hand) >= 3 and special_bonus(hand[:3]):
+            total_value += 3 * stake
+            continue
+        mine, _ = total_of([c.value for c in hand])
+        dealer, bj = dealer_draw(up, hole, [c.value for c in rest[i:]], DealerSoft17.HIT_ACE_SIX)
+        if bj:
+            value = -1
+        elif mine > 21:
+            value = -stake
+        elif dealer > 21 or mine > dealer:
+            value = stake
+        elif mine < dealer:
+            value = -stake
+        else:
+            value = 0
+        total_value += value
+    return total_value / count
+
+
+@pytest.mark.parametrize(
+    ("player", "shoe"),
+    [
+        (["6H", "7H"], ["8H", "8S", "TC", "2D", "5C", "9S"]),  # suited 6-7: only the 8 of hearts completes
+        (["7S", "7D"], ["7C", "TC", "4D", "7H", "2S", "9C"]),  # two 7s: any 7 completes
+        (["6H", "8C"], ["7C", "7H", "TD", "3S", "5C", "9H"]),  # mixed suits: no bonus
+    ],
+)
+def test_bj_15_special_bonus_on_the_third_card_equals_brute_force(player: list[str], shoe: list[str]) -> None:
+    cards = [parse_card(c) for c in shoe]
+    mine = [parse_card(c) for c in player]
+    up = 9
+    comp = [sum(c.value == v for c in cards) for v in range(1, 11)]
+    shares = special_bonus_shares(mine, Counter(cards))
+    a = HandAnalyser(HandTerms(up=up, peeked=False, five_card=False))
+    values = a.decisions(comp, [c.value for c in mine], shares)
+    assert values["double"] == pytest.approx(brute_bonus(cards, up, mine, 1, double=True), abs=1e-12)
+    # Hitting once and standing is one policy; the optimal hit is at least as good.
+    once = brute_bonus(cards, up, mine, 1, double=False)
+    assert values["hit"] >= once - 1e-12
+    without = HandAnalyser(HandTerms(up=up, peeked=False, five_card=False, special_bonus=False))
+    assert values["double"] >= without.decisions(comp, [c.value for c in mine], shares)["double"] - 1e-12

@@ -17,13 +17,14 @@ after the up card and the hand's cards. Two dealing procedures matter (RULES.md 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from croupier.analysis.dealer import Composition, composition, dealer_probabilities, remove
 from croupier.blackjack.rules import BlackjackRules, BustedStakes, DealerSoft17, DoubleOn
 from croupier.errors import InvalidRules
+from croupier.primitives.cards import Card, Rank
 
 Policy = Callable[[int, bool, int], str]
 """A fixed way to play on after the first decision: ``(total, soft, cards) -> "hit" | "stand"``."""
@@ -41,6 +42,7 @@ class HandTerms:
     busted_refunded: bool = True
     surrender: bool = True
     five_card: bool = True
+    special_bonus: bool = True
 
     @classmethod
     def of(cls, rules: BlackjackRules, up: int) -> HandTerms:
@@ -55,6 +57,7 @@ class HandTerms:
             busted_refunded=rules.busted_stakes_on_dealer_blackjack is BustedStakes.REFUNDED,
             surrender=rules.surrender,
             five_card=rules.five_card_payment,
+            special_bonus=rules.special_bonus,
         )
 
 
@@ -160,12 +163,17 @@ class HandAnalyser:
 
     # -- the first decision ------------------------------------------------------------------------------------------
 
-    def double(self, comp: Sequence[int], hard: int, soft: bool) -> float:
+    def double(self, comp: Sequence[int], hard: int, soft: bool, bonus: Mapping[int, float] | None = None) -> float:
         """Doubling (BJ 17): twice the stake, one card; a dealer blackjack takes only the original stake when
-        "original bet only" applies (and, with busted stakes refunded, from a busted double too)."""
+        "original bet only" applies (and, with busted stakes refunded, from a busted double too). A third card
+        completing the special bonus pays 3 times the doubled stake at once (BJ 15)."""
         t = self.terms
         value = 0.0
-        for v, p, after in self.draws(composition(comp)):
+        shares = bonus if bonus is not None and t.special_bonus else {}
+        for v, p_card, after in self.draws(composition(comp)):
+            share = shares.get(v, 0.0)
+            value += p_card * share * 6.0  # the bonus on the doubled stake (two units) pays 3 times it
+            p = p_card * (1 - share)
             h = hard + v
             bj = 0.0 if t.peeked else float(dealer_probabilities(after, t.up, t.soft17)[6])
             bj_loss = -1.0 if t.original_only_on_double else -2.0
@@ -177,17 +185,43 @@ class HandAnalyser:
                 value += p * (2 * (stood + bj) + bj * bj_loss)
         return value
 
-    def decisions(self, comp: Sequence[int], cards: Sequence[int]) -> dict[str, float]:
+    def decisions(
+        self, comp: Sequence[int], cards: Sequence[int], bonus: Mapping[int, float] | None = None
+    ) -> dict[str, float]:
         """The value of every first decision the terms allow on a two-card hand ``cards`` (values 1-10),
-        ``comp`` being the shoe after the up card and these cards: stand, hit, double, surrender."""
+        ``comp`` being the shoe after the up card and these cards: stand, hit, double, surrender.
+
+        ``bonus`` (see :func:`special_bonus_shares`) gives, for each card value, the share of the shoe's cards
+        of that value that would complete the special bonus as the hand's third card (BJ 15)."""
         if len(cards) != 2:
             raise InvalidRules([f"a first decision is on two cards, not {len(cards)}"])
         start = composition(comp)
         hard = sum(cards)
         soft = 1 in cards
-        out = {"stand": self._stand(start, _total(hard, soft)), "hit": self._hit(start, hard, soft, 2, self._best)}
+        shares = bonus if bonus is not None and self.terms.special_bonus else {}
+        hit = 0.0
+        for v, p, after in self.draws(start):
+            share = shares.get(v, 0.0)
+            hit += p * (share * 3.0 + (1 - share) * self._best(after, hard + v, soft or v == 1, 3))
+        out = {"stand": self._stand(start, _total(hard, soft)), "hit": hit}
         if self.terms.double_any_two or hard == 11:
-            out["double"] = self.double(start, hard, soft)
+            out["double"] = self.double(start, hard, soft, shares)
         if self.terms.surrender and self.terms.up != 1:
             out["surrender"] = -0.5
         return out
+
+
+def special_bonus_shares(first_two: Sequence[Card], remaining: Mapping[Card, int]) -> dict[int, float]:
+    """For a hand's first two cards, the share of the remaining cards of each value that would complete the
+    special bonus (BJ 15) as its third card: any 7 after two 7s; the missing rank of a suited 6-7-8 in the
+    same suit. ``remaining`` counts the cards left in the shoe by (rank, suit)."""
+    a, b = first_two
+    if a.rank is Rank.SEVEN and b.rank is Rank.SEVEN:
+        return {7: 1.0}
+    trio = {Rank.SIX, Rank.SEVEN, Rank.EIGHT}
+    if a.suit is not b.suit or a.rank is b.rank or a.rank not in trio or b.rank not in trio:
+        return {}
+    (missing,) = trio - {a.rank, b.rank}
+    value = missing.value_bj
+    of_value = sum(n for card, n in remaining.items() if card.value == value)
+    return {value: remaining.get(Card(missing, a.suit), 0) / of_value} if of_value else {}
