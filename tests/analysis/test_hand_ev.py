@@ -9,7 +9,13 @@ from itertools import permutations
 import pytest
 
 from croupier.analysis.dealer import decks, remove
-from croupier.analysis.hand_ev import HandAnalyser, HandTerms, special_bonus_shares
+from croupier.analysis.hand_ev import (
+    HandAnalyser,
+    HandTerms,
+    even_money_values,
+    insurance_value,
+    special_bonus_shares,
+)
 from croupier.blackjack.rules import DealerSoft17, load
 from croupier.blackjack.sidebets import special_bonus
 from croupier.errors import InvalidRules
@@ -189,3 +195,17 @@ def test_bj_15_special_bonus_on_the_third_card_equals_brute_force(player: list[s
     assert values["hit"] >= once - 1e-12
     without = HandAnalyser(HandTerms(up=up, peeked=False, five_card=False, special_bonus=False))
     assert values["double"] >= without.decisions(comp, [c.value for c in mine], shares)["double"] - 1e-12
+
+
+def test_bj_12_insurance_and_bj_10_3_even_money_values() -> None:
+    one_deck = remove(remove(remove(remove(decks(1), 1), 1), 10), 8)  # player A-T, dealer ace, an 8 seen
+    # 48 cards left, 15 of them tens: insurance = 2·15/48 − 33/48 = −3/48.
+    assert insurance_value(one_deck) == pytest.approx(-3 / 48)
+    rich = [0, 0, 0, 0, 0, 0, 0, 0, 1, 2]  # a shoe two-thirds tens: insurance pays
+    assert insurance_value(rich) == pytest.approx(2 * 2 / 3 - 1 / 3)
+    values = even_money_values(one_deck, 1)
+    # Keeping the blackjack: 1.5 × (1 − 15/48) = 1.03125 > 1, so even money is the worse answer here.
+    assert values == pytest.approx({"even_money": 1.0, "keep": 1.5 * 33 / 48})
+    assert even_money_values(rich, 1)["keep"] < 1.0
+    with pytest.raises(InvalidRules):
+        even_money_values(one_deck, 6)

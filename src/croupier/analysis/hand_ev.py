@@ -225,3 +225,23 @@ def special_bonus_shares(first_two: Sequence[Card], remaining: Mapping[Card, int
     value = missing.value_bj
     of_value = sum(n for card, n in remaining.items() if card.value == value)
     return {value: remaining.get(Card(missing, a.suit), 0) / of_value} if of_value else {}
+
+
+def insurance_value(comp: Sequence[int]) -> float:
+    """The value per unit of insurance against an ace (BJ 12): +2 when the hole card, drawn from ``comp``
+    (the shoe after every card seen), is a ten-value card, −1 otherwise. Insure only when it is positive."""
+    c = composition(comp)
+    tens = c[9] / sum(c)
+    return 2 * tens - (1 - tens)
+
+
+def even_money_values(comp: Sequence[int], up: int) -> dict[str, float]:
+    """A blackjack against an ace or a ten-value card (BJ 10.3): taking even money is worth +1 at once;
+    keeping the blackjack is worth 1.5 unless the hole card, drawn from ``comp``, gives the dealer a
+    blackjack too (a push)."""
+    if up not in (1, 10):
+        raise InvalidRules([f"even money is offered against an ace or a ten-value card, not a {up}"])
+    c = composition(comp)
+    completes = c[9] if up == 1 else c[0]
+    dealer_blackjack = completes / sum(c)
+    return {"even_money": 1.0, "keep": 1.5 * (1 - dealer_blackjack)}
