@@ -7,8 +7,9 @@ settlement), 6 decks dealt from a shoe to 75% penetration with a seeded PCG64 st
 
 The baseline, measured in the same process, is a bare round in plain Python: the same shoe and generator,
 the same decision rule, totals and a dealer drawing to 17, with no rules object, no validation, no operations
-log and no side bets — the floor any faithful engine in pure Python stands on. The ratio engine÷baseline is
-the figure to compare across machines.
+log and no side bets — the floor any faithful engine in pure Python stands on. Times are CPU time of this
+process (``time.process_time``), the best of three seeds. The ratio engine÷baseline is the figure to compare
+across machines: on a shared machine the absolute speeds move with the load, the ratio much less.
 Run: ``make bench`` (or ``.venv/bin/python bench/bench_blackjack.py [ROUNDS]``).
 """
 
@@ -28,14 +29,14 @@ from croupier.primitives.pcg import SeededRandom
 def engine_rounds(n: int, seed: int = 1) -> float:
     """Seconds for ``n`` engine rounds."""
     table = BlackjackTable(BlackjackRules(decks=6), SeededRandom(seed))
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for _ in range(n):
         rnd: BlackjackRound = table.open_round()
         rnd.place_bet(1, "ana", main=10)
         rnd.close_betting()
         while (q := rnd.pending) is not None:
             rnd.act(answer(rnd, q))
-    return time.perf_counter() - t0
+    return time.process_time() - t0
 
 
 def _total(cards: list[Card]) -> tuple[int, bool]:
@@ -49,7 +50,7 @@ def bare_rounds(n: int, seed: int = 1) -> float:
     rng = SeededRandom(seed)
     shoe: list[Card] = []
     pos = cut = 0
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for _ in range(n):
         if pos >= cut:
             shoe = deck() * 6
@@ -84,7 +85,7 @@ def bare_rounds(n: int, seed: int = 1) -> float:
             pos += 1
         d = _total(dealer)[0]
         _ = sum(1 if _total(h)[0] <= 21 and (d > 21 or _total(h)[0] > d) else -1 for h in hands)
-    return time.perf_counter() - t0
+    return time.process_time() - t0
 
 
 def main() -> None:
