@@ -49,6 +49,18 @@ def dealer_draw(up: int, hole: int, rest: list[int], rule: DealerSoft17) -> tupl
     return total_of(hand)[0], False
 
 
+def hand_net(mine: int, dealer: int, dealer_blackjack: bool, stake: int) -> int:
+    """A hand's net against the dealer's final hand: a dealer blackjack takes one unit (a stood hand's stake;
+    only the original of a double, BJ 17.3), a bust loses the stake, then totals compare (BJ 9)."""
+    if dealer_blackjack:
+        return -1
+    if mine > 21:
+        return -stake
+    if dealer > 21 or mine > dealer:
+        return stake
+    return -stake if mine < dealer else 0
+
+
 def brute(  # noqa: PLR0917 - the brute force mirrors HandTerms
     shoe: list[int], up: int, player: list[int], peeked: bool, rule: DealerSoft17, policy, double: bool = False
 ) -> float:
@@ -73,17 +85,7 @@ def brute(  # noqa: PLR0917 - the brute force mirrors HandTerms
         stake = 2 if double else 1
         mine, _ = total_of(hand)
         dealer, bj = dealer_draw(up, hole, rest[i:], rule)
-        if bj:
-            value = -1  # a stood hand loses its stake; a double only the original (BJ 17.3)
-        elif mine > 21:
-            value = -stake
-        elif dealer > 21 or mine > dealer:
-            value = stake
-        elif mine < dealer:
-            value = -stake
-        else:
-            value = 0
-        total_value += value
+        total_value += hand_net(mine, dealer, bj, stake)
         count += 1
     return total_value / count
 
@@ -159,17 +161,7 @@ def brute_bonus(shoe: list[Card], up: int, player: list[Card], hits: int, double
             continue
         mine, _ = total_of([c.value for c in hand])
         dealer, bj = dealer_draw(up, hole, [c.value for c in rest[i:]], DealerSoft17.HIT_ACE_SIX)
-        if bj:
-            value = -1
-        elif mine > 21:
-            value = -stake
-        elif dealer > 21 or mine > dealer:
-            value = stake
-        elif mine < dealer:
-            value = -stake
-        else:
-            value = 0
-        total_value += value
+        total_value += hand_net(mine, dealer, bj, stake)
     return total_value / count
 
 
