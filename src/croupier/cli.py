@@ -209,6 +209,36 @@ def play(
     )  # fmt: skip
 
 
+@app.command()
+def par(
+    name: Annotated[str, typer.Argument(help="The game: roulette, sicbo or blackjack.")],
+    *,
+    out: Annotated[Path, typer.Option("--out", help="The HTML report to write (self-contained).")],
+    rules: RulesOpt = None,
+    preset: PresetOpt = None,
+    rounds: Annotated[
+        int | None, typer.Option(help="Rounds to simulate (0: none; roulette and sic bo default 1,000,000).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of the simulation (default: fresh, in the report).")] = None,
+    pdf: Annotated[Path | None, typer.Option("--pdf", help="Also write the report as a PDF.")] = None,
+) -> None:
+    """A PAR sheet as one HTML report: the rules, every bet's exact edge, hit frequency and SD, plots, Monte Carlo."""
+    try:
+        game(name)
+        from croupier.report.command import run_par
+    except ModuleNotFoundError as exc:
+        raise _fail(ValueError(f"croupier par needs the math extra ({exc.name} is missing)")) from None
+    except ValueError as exc:
+        raise _fail(exc) from None
+    table_rules = _rules(name, preset, rules)
+    source = f"file {rules}" if rules is not None else f"preset {preset or 'statute'}"
+    try:
+        line = run_par(name, table_rules, out=out, pdf=pdf, rounds=rounds, seed=seed, source=source)
+    except ValueError as exc:
+        raise _fail(exc) from None
+    console.print(escape(line), highlight=False)
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

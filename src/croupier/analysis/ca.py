@@ -1,0 +1,819 @@
+"""Blackjack's exact combinatorial analysis (issue 4): the expected value of a round from a shoe of any
+composition, for any valid :class:`~croupier.blackjack.rules.BlackjackRules`, played composition-dependently
+(``"cd"``: the best decision for each hand composition against each up card, reused after splits) or by a
+total-dependent chart (``"td"``: :func:`basic_strategy`, optimised for the shoe, or any :class:`Chart`).
+
+How it is exact
+---------------
+* A hand is a multiset of card values; the shoe it draws from is the shoe after the up card and the hand. The
+  dealer's outcomes for every shoe come from the dealer's drawing sequences, enumerated once per up card as
+  multisets with their number of legal orders (:func:`_dealer_sequences`), so each probability is a product
+  of falling factorials.
+* By exchangeability, cards that nobody sees can be drawn in any order: the dealer's hole card is drawn
+  after the player's cards. Under the peek (procedure 3) every value is the joint expectation with "no dealer
+  blackjack", which keeps the player's decisions exact; the dealer-blackjack branch is added once per round.
+  Without a hole card (procedures 1 and 2) a dealer blackjack is an outcome found at the end, settled as
+  "original bet only" (RULES.md: one unit lost, split and double stakes returned, wins settled at once kept).
+* **Splits** are exact for the fixed post-split strategy (each split hand is played by its own cards only):
+  each hand's value depends on the other hands only through the cards they take, so, reordering unseen
+  cards, the split is a sum over the patterns of pair cards and other cards dealt as the hands' second cards,
+  and each pattern's "not a pair card" conditions expand by inclusion-exclusion into values of one hand from
+  shoes with ``n`` more pair cards removed (:func:`_split_value`). Resplits to ``split_hands_limit`` and
+  resplit aces follow the rules; the player resplits whenever allowed.
+* The special bonus (BJ 15) needs suits: a hand's two cards of different ranks are of one suit with
+  probability 1/4 and a third card of a given rank is of that suit with probability 1/4 (suits are
+  exchangeable within a rank; the up card's suit is not used).
+
+Stated approximations (each below 1e-6 of a unit for six or eight decks): a split round in which the dealer
+has a blackjack and *every* split hand was already settled as a win at once is counted as losing the original
+bet; with ``busted_stakes_on_dealer_blackjack = lost`` a busted split hand against a dealer blackjack loses as
+under ``refunded``; pairs of ten-value cards split by rank are valued as if split by value. The shoe is
+assumed never to run out within a round.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from math import comb
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from croupier.analysis import _ca_kernels as k
+from croupier.analysis.chart import DOUBLE_HIT, DOUBLE_STAND, HIT, Chart
+from croupier.analysis.dealer import Composition, composition, decks
+from croupier.blackjack.rules import BlackjackRules, BustedStakes, DealerSoft17, DoubleOn
+from croupier.errors import InvalidRules
+
+Strategy = Literal["cd", "td"]
+IntArray = npt.NDArray[np.int64]
+
+# -- tables ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HandTable:
+    """Every hand (multiset of card values, hard total at most 21) as arrays, children by card value."""
+
+    hc: IntArray
+    hard: IntArray
+    ace: npt.NDArray[np.bool_]
+    ncards: IntArray
+    child: IntArray
+    order_desc: IntArray
+    order_asc: IntArray
+    index: dict[tuple[int, ...], int]
+
+    def of(self, values: Sequence[int]) -> int:
+        """The index of the hand holding the card values ``values`` (1-10)."""
+        counts = [0] * 10
+        for v in values:
+            counts[v - 1] += 1
+        return self.index[tuple(counts)]
+
+
+@lru_cache(maxsize=1)
+def _hand_table() -> HandTable:
+    hands: list[tuple[int, ...]] = []
+
+    def rec(value: int, room: int, cur: list[int]) -> None:
+        if value > 10:
+            if sum(cur):
+                hands.append(tuple(cur))
+            return
+        n = 0
+        while n * value <= room:
+            cur.append(n)
+            rec(value + 1, room - n * value, cur)
+            cur.pop()
+            n += 1
+
+    rec(1, 21, [])
+    index = {h: i for i, h in enumerate(hands)}
+    hc = np.array(hands, np.int64)
+    hard = (hc * np.arange(1, 11)).sum(axis=1)
+    child = np.full((len(hands), 10), -1, np.int64)
+    for i, h in enumerate(hands):
+        for v in range(10):
+            nxt = list(h)
+            nxt[v] += 1
+            child[i, v] = index.get(tuple(nxt), -1)
+    ncards = hc.sum(axis=1)
+    return HandTable(
+        hc=hc,
+        hard=hard,
+        ace=hc[:, 0] > 0,
+        ncards=ncards,
+        child=child,
+        order_desc=np.argsort(-ncards, kind="stable").astype(np.int64),
+        order_asc=np.argsort(ncards, kind="stable").astype(np.int64),
+        index=index,
+    )
+
+
+Sequences = tuple[
+    npt.NDArray[np.float64], IntArray, IntArray, IntArray, IntArray, IntArray
+]  # coef, len, out, start, v, m
+
+
+@lru_cache(maxsize=64)
+def _dealer_sequences(up: int, rule: DealerSoft17) -> Sequences:
+    """The dealer's drawing sequences after the up card ``up`` (1-10): multisets of the cards drawn (the hole
+    card first), their number of legal orders and their outcome (0-4: 17-21, 5: bust, 6: blackjack)."""
+    ways: dict[tuple[int, ...], int] = {tuple([0] * 10): 1}
+    done: dict[tuple[int, ...], tuple[int, int]] = {}
+    frontier = [tuple([0] * 10)]
+    for drawn in range(1, 23):
+        nxt: dict[tuple[int, ...], int] = {}
+        for state in frontier:
+            w = ways[state]
+            for v in range(10):
+                s = list(state)
+                s[v] += 1
+                key = tuple(s)
+                nxt[key] = nxt.get(key, 0) + w
+        frontier = []
+        for key, w in nxt.items():
+            hard = up + sum((i + 1) * n for i, n in enumerate(key))
+            soft = (up == 1 or key[0] > 0) and hard <= 11
+            total = hard + 10 if soft else hard
+            if drawn == 1 and {up, 1 + key.index(1)} == {1, 10}:
+                done[key] = (w, 6)
+            elif hard > 21:
+                done[key] = (w, 5)
+            elif total > 17 or (total == 17 and not _draws_on_soft_17(soft, drawn, up, key, rule)):
+                done[key] = (w, total - 17)
+            else:
+                ways[key] = w
+                frontier.append(key)
+        if not frontier:
+            break
+    keys = list(done)
+    coef = np.array([done[key][0] for key in keys], np.float64)
+    length = np.array([sum(key) for key in keys], np.int64)
+    out = np.array([done[key][1] for key in keys], np.int64)
+    start = [0]
+    vs: list[int] = []
+    ms: list[int] = []
+    for key in keys:
+        for v, m in enumerate(key):
+            if m:
+                vs.append(v)
+                ms.append(m)
+        start.append(len(vs))
+    return coef, length, out, np.array(start, np.int64), np.array(vs, np.int64), np.array(ms, np.int64)
+
+
+def _draws_on_soft_17(soft: bool, drawn: int, up: int, key: tuple[int, ...], rule: DealerSoft17) -> bool:
+    if not soft:
+        return False
+    if rule is DealerSoft17.HIT_ALL:
+        return True
+    if rule is DealerSoft17.HIT_ACE_SIX:
+        return drawn == 1 and {up, 1 + key.index(1)} == {1, 6}
+    return False
+
+
+# -- the rules as the kernels need them ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Terms:
+    peek_rule: bool
+    soft17: DealerSoft17
+    double_any: bool
+    das: bool
+    surrender: bool
+    five_card: bool
+    bonus: bool
+    obo_double: bool
+    refunded: bool
+    hands: int
+    resplit_aces: bool
+    even_money_ten: bool
+    insurance_limit: float
+    by_rank: bool
+
+    @classmethod
+    def of(cls, rules: BlackjackRules) -> _Terms:
+        return cls(
+            peek_rule=rules.dealer_peeks,
+            soft17=rules.dealer_soft_17,
+            double_any=rules.double_on is DoubleOn.ANY_TWO,
+            das=rules.double_after_split,
+            surrender=rules.surrender,
+            five_card=rules.five_card_payment,
+            bonus=rules.special_bonus,
+            obo_double=rules.double_on is DoubleOn.ANY_TWO or rules.lose_original_only_on_double,
+            refunded=rules.busted_stakes_on_dealer_blackjack is BustedStakes.REFUNDED,
+            hands=rules.split_hands_limit,
+            resplit_aces=rules.resplit_aces,
+            even_money_ten=rules.even_money_on_ten,
+            insurance_limit=float(rules.insurance_limit),
+            by_rank=rules.split_pair_by.value == "rank",
+        )
+
+
+BONUS_TRIOS: dict[frozenset[int], int] = {frozenset({6, 7}): 8, frozenset({6, 8}): 7, frozenset({7, 8}): 6}
+"""Two different cards of the suited 6-7-8 and the value that completes it (BJ 15)."""
+
+
+def _variants(values: tuple[int, int], terms: _Terms) -> list[tuple[float, int, float]]:
+    """(probability, bonus value index, share) for a two-card hand: suited and unsuited where the special
+    bonus makes suits matter (BJ 15)."""
+    if not terms.bonus:
+        return [(1.0, -1, 0.0)]
+    if values == (7, 7):
+        return [(1.0, 6, 1.0)]
+    missing = BONUS_TRIOS.get(frozenset(values))
+    if missing is None or values[0] == values[1]:
+        return [(1.0, -1, 0.0)]
+    return [(0.25, missing - 1, 0.25), (0.75, -1, 0.0)]
+
+
+# -- results ----------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class UpCardResult:
+    """The round's value against one up card, with the decision on every two-card hand."""
+
+    up: int
+    probability: float
+    ev: float
+    decisions: dict[tuple[int, int], str] = field(default_factory=dict)
+    values: dict[tuple[int, int], dict[str, float]] = field(default_factory=dict)
+    insurance: float | None = None
+
+
+@dataclass
+class Analysis:
+    """The exact expected value of a round per unit of the initial bet."""
+
+    rules: BlackjackRules
+    composition: Composition
+    strategy: Strategy
+    ev: float
+    by_up: list[UpCardResult]
+    seconds: float
+
+    @property
+    def house_edge(self) -> float:
+        return -self.ev
+
+    @property
+    def decks(self) -> float:
+        return sum(self.composition) / 52
+
+
+# -- the analyser ---------------------------------------------------------------------------------------------------
+
+
+class _UpCard:
+    """Everything about one up card: the shoe after it, the dealer's sequences and the hands' values."""
+
+    def __init__(self, terms: _Terms, shoe: Composition, up: int) -> None:
+        self.terms = terms
+        self.up = up
+        self.table = _hand_table()
+        self.base = np.array(shoe, np.int64)
+        self.base[up - 1] -= 1
+        self.seq = _dealer_sequences(up, terms.soft17)
+        self.x = 9 if up == 1 else (0 if up == 10 else -1)
+        self.peek = terms.peek_rule and self.x >= 0
+        self.claim_ok = terms.five_card and up != 1
+        t = self.table
+        self.d_all, self.best, self.dec = k.optimal_pass(
+            self.base, t.hc, t.hard, t.ace, t.ncards, t.child, t.order_desc, *self.seq,
+            self.x, self.peek, self.claim_ok, -1.0, -1.0, 2,
+        )  # fmt: skip
+        self.double_bj = -1.0 if terms.obo_double else -2.0
+        self.double_bust_b = -1.0 if terms.obo_double and terms.refunded else -2.0
+        self._split_cache: dict[tuple[int, bytes], float] = {}
+
+    def q(self, r: IntArray) -> float:
+        return float(k._q(r, self.x)) if self.x >= 0 else 0.0
+
+    def two_card(
+        self,
+        base: IntArray,
+        h: int,
+        cont: npt.NDArray[np.float64],
+        d_all: npt.NDArray[np.float64],
+        variant: tuple[float, int, float],
+        *,
+        split_hand: bool,
+        want_double: bool,
+    ) -> tuple[float, float, float]:
+        """(stand, hit, double) of the two-card hand ``h`` drawn from ``base``."""
+        t = self.table
+        r = base - t.hc[h]
+        d_h = d_all[h] if d_all[h].sum() > 0 else k.dealer_dist(r, *self.seq)
+        if split_hand:
+            stand_bj = double_bj = bust_b = double_bust_b = 0.0
+        else:
+            stand_bj, double_bj, bust_b, double_bust_b = -1.0, self.double_bj, -1.0, self.double_bust_b
+        _, bonus_v, share = variant
+        s, hit, dbl = k.two_card_values(
+            base, h, t.hc, t.hard, t.ace, t.child, cont, d_all, d_h, *self.seq, self.x, self.peek,
+            bonus_v, share, stand_bj, double_bj, bust_b, double_bust_b, want_double,
+        )  # fmt: skip
+        return float(s), float(hit), float(dbl)
+
+
+def _falling(n: int, m: int) -> float:
+    out = 1.0
+    for i in range(m):
+        out *= n - i
+    return out
+
+
+@lru_cache(maxsize=64)
+def _patterns(hands: int) -> tuple[dict[int, int], dict[int, int]]:
+    """How many orders of second cards end a split with ``h`` hands below the limit (``N[h]``), and how many
+    reach the limit with ``k`` other cards dealt first (``M[k]``). A pair card adds a hand while the limit
+    allows; the split ends when every hand has its second card."""
+    below: dict[int, int] = {}
+    at_limit: dict[int, int] = {}
+    if hands <= 2:
+        return below, {0: 1}
+    # state: (hands, waiting, others) -> count
+    states = {(2, 2, 0): 1}
+    while states:
+        nxt: dict[tuple[int, int, int], int] = {}
+        for (h, w, o), n in states.items():
+            # a pair card
+            if h + 1 >= hands:
+                at_limit[o] = at_limit.get(o, 0) + n
+            else:
+                key = (h + 1, w + 1, o)
+                nxt[key] = nxt.get(key, 0) + n
+            # another card
+            if w - 1 == 0:
+                below[h] = below.get(h, 0) + n
+            else:
+                key = (h, w - 1, o + 1)
+                nxt[key] = nxt.get(key, 0) + n
+        states = nxt
+    return below, at_limit
+
+
+class _Plan:
+    """How the player plays against one up card: the decisions on hands of three or more cards (kernel codes
+    by hand index), on a split hand's first two cards (by (pair, other, variant)) and on the box's first two
+    cards (by (a, b, variant), a name), with the values the decisions were taken from."""
+
+    def __init__(self, dec: npt.NDArray[np.int8], cont: npt.NDArray[np.float64]) -> None:
+        self.dec = dec
+        self.cont = cont
+        self.roots: dict[tuple[int, int, int], int] = {}
+
+
+class Analyser:
+    """The combinatorial analysis of one rules object and shoe."""
+
+    def __init__(self, rules: BlackjackRules, shoe: Sequence[int] | None = None) -> None:
+        if not isinstance(rules, BlackjackRules):
+            raise InvalidRules([f"rules must be BlackjackRules, not {type(rules).__name__}"])
+        self.rules = rules
+        self.terms = _Terms.of(rules)
+        self.shoe: Composition = decks(rules.decks) if shoe is None else composition(shoe)
+        if sum(self.shoe) < 8:
+            raise InvalidRules([f"a shoe of {sum(self.shoe)} cards is too small for a round (at least 8)"])
+        self._ups: dict[int, _UpCard] = {}
+
+    def up(self, up: int) -> _UpCard:
+        if up not in self._ups:
+            self._ups[up] = _UpCard(self.terms, self.shoe, up)
+        return self._ups[up]
+
+    # -- the split ---------------------------------------------------------------------------------------------
+
+    def split_value(self, uc: _UpCard, pair: int, plan: _Plan) -> float:
+        """The exact value of splitting a pair of value ``pair`` against ``uc``'s up card, every split hand
+        played by ``plan`` (see the module's docstring), with the dealer-blackjack branch without a hole card."""
+        t = self.terms
+        table = uc.table
+        p = pair - 1
+        limit = t.hands if (pair != 1 or t.resplit_aces) else 2
+        shoe_after = uc.base.copy()
+        shoe_after[p] -= 2
+        if shoe_after[p] < 0:
+            return -np.inf
+        pairs_left = int(shoe_after[p])
+        total_left = int(shoe_after.sum())
+        most = min(max(2 * limit - 4, 0), pairs_left)
+        v_other = np.zeros(most + 1)
+        v_any = np.zeros(most + 1)
+        zeros = np.zeros_like(uc.d_all)
+        roots = [
+            table.of((pair, other))
+            for other in range(1, 11)
+            if pair != 1 and k.D_HIT in (plan.roots.get((pair, other, 0)), plan.roots.get((pair, other, 1)))
+        ]
+        reach = k.mark_reach(table.child, table.order_asc, table.ncards, plan.dec, np.array(roots, np.int64))
+        for n in range(most + 1):
+            base = uc.base.copy()
+            base[p] -= 1 + n  # the other split card and n more pair cards
+            val = k.fixed_pass(
+                base, table.hc, table.hard, table.ace, table.ncards, table.child, table.order_desc, *uc.seq,
+                uc.x, uc.peek, plan.dec, reach, 0.0, 0.0,
+            )  # fmt: skip
+            shoe_n = shoe_after.copy()
+            shoe_n[p] -= n
+            total_n = total_left - n
+            for other in range(1, 11):
+                o = other - 1
+                if shoe_n[o] <= 0:
+                    continue
+                h2 = table.of((pair, other))
+                value = 0.0
+                for i, variant in enumerate(_variants((pair, other), t)):
+                    decision = k.D_STAND if pair == 1 else plan.roots[(pair, other, i)]  # split aces: one card
+                    s, hit, dbl = uc.two_card(
+                        base, h2, val, zeros, variant, split_hand=True, want_double=decision == k.D_DOUBLE
+                    )
+                    value += variant[0] * (s if decision == k.D_STAND else hit if decision == k.D_HIT else dbl)
+                weight = shoe_n[o] / total_n
+                if other == pair:
+                    v_any[n] += weight * value
+                else:
+                    v_other[n] += weight * value
+            v_any[n] += v_other[n]
+        pf = [_falling(pairs_left, n) / _falling(total_left, n) for n in range(most + 1)]
+
+        def term(n: int, values: npt.NDArray[np.float64]) -> float:
+            return pf[n] * float(values[n]) if n <= most else 0.0
+
+        below, at_limit = _patterns(limit)
+        total = 0.0
+        for h, count in below.items():
+            inner = sum(comb(h - 1, j) * (-1) ** j * term(h - 2 + j, v_other) for j in range(h))
+            total += count * h * inner
+        for others, count in at_limit.items():
+            a = limit - 2
+            done = others * sum(comb(others - 1, j) * (-1) ** j * term(a + j, v_other) for j in range(others))
+            rest = (limit - others) * sum(comb(others, j) * (-1) ** j * term(a + j, v_any) for j in range(others + 1))
+            total += count * (done + rest)
+        if not uc.peek and uc.x >= 0:
+            total -= shoe_after[uc.x] / total_left  # a dealer blackjack takes the original bet once (BJ 16.6)
+        return total
+
+    # -- plans -----------------------------------------------------------------------------------------------------
+
+    def _two_card_values(
+        self, uc: _UpCard, cont: npt.NDArray[np.float64], d_all: npt.NDArray[np.float64]
+    ) -> dict[tuple[int, int, int], tuple[float, float, float]]:
+        values: dict[tuple[int, int, int], tuple[float, float, float]] = {}
+        table = uc.table
+        for a in range(1, 11):
+            for b in range(a, 11):
+                h2 = table.of((a, b))
+                if (table.hc[h2] > uc.base).any():
+                    continue
+                for i, variant in enumerate(_variants((a, b), self.terms)):
+                    values[(a, b, i)] = uc.two_card(
+                        uc.base, h2, cont, d_all, variant, split_hand=False, want_double=True
+                    )
+        return values
+
+    def _may_double_split(self, pair: int, other: int) -> bool:
+        t = self.terms
+        return t.das and pair != 1 and (t.double_any or pair + other == 11)
+
+    def cd_plan(self, uc: _UpCard) -> tuple[_Plan, dict[tuple[int, int, int], tuple[float, float, float]]]:
+        """The composition-dependent plan: the best decision for each composition, reused after splits."""
+        plan = _Plan(uc.dec, uc.best)
+        values = self._two_card_values(uc, uc.best, uc.d_all)
+        for (a, b, i), (s, hit, dbl) in values.items():
+            for pair, other in ((a, b), (b, a)):
+                options = {k.D_STAND: s, k.D_HIT: hit}
+                if self._may_double_split(pair, other):
+                    options[k.D_DOUBLE] = dbl
+                plan.roots[(pair, other, i)] = max(options, key=lambda d: options[d])
+        return plan, values
+
+    def chart_plan(
+        self, uc: _UpCard, chart: Chart
+    ) -> tuple[_Plan, dict[tuple[int, int, int], tuple[float, float, float]]]:
+        """The plan of a total-dependent chart, and the values of the first two cards played by it."""
+        table = uc.table
+        up = uc.up
+        dec = np.full(len(table.hc), -1, np.int8)
+        for h in range(len(table.hc)):
+            if table.ncards[h] < 3:
+                continue
+            total = int(k.hand_total(int(table.hard[h]), bool(table.ace[h])))
+            soft = bool(table.ace[h]) and int(table.hard[h]) <= 11
+            if uc.claim_ok and table.ncards[h] == 5 and total <= chart.five_card[up]:
+                dec[h] = k.D_CLAIM
+            elif total >= 21:
+                dec[h] = k.D_STAND
+            else:
+                code = int((chart.soft if soft else chart.hard)[total, up])
+                dec[h] = k.D_HIT if code in (HIT, DOUBLE_HIT) else k.D_STAND
+        reach = np.ones(len(table.hc), np.bool_)
+        cont = k.fixed_pass(
+            uc.base, table.hc, table.hard, table.ace, table.ncards, table.child, table.order_desc, *uc.seq,
+            uc.x, uc.peek, dec, reach, -1.0, -1.0,
+        )  # fmt: skip
+        plan = _Plan(dec, cont)
+        for pair in range(1, 11):
+            for other in range(1, 11):
+                for i in range(2):
+                    answer = chart.decide(
+                        [pair, other],
+                        up,
+                        can_double=self._may_double_split(pair, other),
+                        can_split=False,
+                        can_surrender=False,
+                        can_claim=False,
+                    )
+                    plan.roots[(pair, other, i)] = {"stand": k.D_STAND, "hit": k.D_HIT, "double": k.D_DOUBLE}[answer]
+        return plan, self._two_card_values(uc, cont, uc.d_all)
+
+    # -- the round -------------------------------------------------------------------------------------------------
+
+    def analyse(self, chart: Chart | None = None) -> Analysis:
+        """The round's value played composition-dependently, or by ``chart``."""
+        started = time.perf_counter()
+        total_cards = sum(self.shoe)
+        by_up = []
+        ev = 0.0
+        for up in range(1, 11):
+            n_up = self.shoe[up - 1]
+            if n_up == 0:
+                continue
+            result = self.up_card(up, chart)
+            result.probability = n_up / total_cards
+            by_up.append(result)
+            ev += result.probability * result.ev
+        strategy: Strategy = "cd" if chart is None else "td"
+        return Analysis(self.rules, self.shoe, strategy, ev, by_up, time.perf_counter() - started)
+
+    def first_options(
+        self,
+        uc: _UpCard,
+        plan: _Plan,
+        values: dict[tuple[int, int, int], tuple[float, float, float]],
+        cards: tuple[int, int],
+        splits: dict[int, float],
+    ) -> dict[str, float]:
+        """The value of every first decision the rules allow on the box's first two cards ``a``, ``b``
+        (including the dealer-blackjack branch under the peek)."""
+        t = self.terms
+        up = uc.up
+        a, b = cards
+        r = uc.base - uc.table.hc[uc.table.of((a, b))]
+        q = uc.q(r)
+        if (a, b) == (1, 10):
+            options = {"keep": 1.5 * (1 - q)}
+            if up == 1 or (up == 10 and t.even_money_ten):
+                options["even_money"] = 1.0
+            return options
+        options = {"stand": 0.0, "hit": 0.0}
+        for i, variant in enumerate(_variants((a, b), t)):
+            s, hit, dbl = values[(a, b, i)]
+            options["stand"] += variant[0] * s
+            options["hit"] += variant[0] * hit
+            if t.double_any or a + b == 11:
+                options["double"] = options.get("double", 0.0) + variant[0] * dbl
+        if t.surrender and up != 1:
+            options["surrender"] = float(k._terminal(-0.5, -0.5, q, uc.peek))
+        if a == b and uc.base[a - 1] >= 2:
+            if a not in splits:
+                splits[a] = self.split_value(uc, a, plan)
+            options["split"] = splits[a]
+        if uc.peek:
+            options = {name: v - q for name, v in options.items()}  # the peeked blackjack takes the bet
+        return options
+
+    def up_card(self, up: int, chart: Chart | None = None) -> UpCardResult:
+        """The round's value against one up card."""
+        t = self.terms
+        uc = self.up(up)
+        base = uc.base
+        left = int(base.sum())
+        result = UpCardResult(up=up, probability=0.0, ev=0.0)
+        plan, values = self.cd_plan(uc) if chart is None else self.chart_plan(uc, chart)
+        splits: dict[int, float] = {}
+        ev = 0.0
+        for a in range(1, 11):
+            for b in range(a, 11):
+                if (a, b, 0) not in values:
+                    continue
+                ways = base[a - 1] * (base[a - 1] - 1) if a == b else 2 * base[a - 1] * base[b - 1]
+                prob = ways / (left * (left - 1))
+                if prob == 0:
+                    continue
+                options = self.first_options(uc, plan, values, (a, b), splits)
+                choice = self._choose(uc, chart, a, b, options)
+                value = options[choice]
+                q = uc.q(base - uc.table.hc[uc.table.of((a, b))])
+                if up == 1 and (a, b) != (1, 10) and chart is None and 3 * q - 1 > 0:
+                    value += t.insurance_limit * (3 * q - 1)  # insure when it pays (BJ 12)
+                result.decisions[(a, b)] = choice
+                result.values[(a, b)] = options
+                ev += prob * value
+        if up == 1:
+            result.insurance = 3 * uc.q(base) - 1
+        result.ev = ev
+        return result
+
+    def _choose(self, uc: _UpCard, chart: Chart | None, a: int, b: int, options: dict[str, float]) -> str:
+        if chart is None:
+            return max(options, key=lambda name: options[name])
+        if (a, b) == (1, 10):
+            return "even_money" if "even_money" in options and chart.even_money[uc.up] else "keep"
+        answer = chart.decide(
+            [a, b],
+            uc.up,
+            can_double="double" in options,
+            can_split="split" in options,
+            can_surrender="surrender" in options,
+            can_claim=False,
+        )
+        return answer
+
+
+def analyse(rules: BlackjackRules, shoe: Sequence[int] | None = None, strategy: Strategy = "cd") -> Analysis:
+    """The exact expected value of a round per unit of the initial bet (see the module's docstring)."""
+    if strategy == "cd":
+        return Analyser(rules, shoe).analyse()
+    if strategy == "td":
+        analyser = Analyser(rules, shoe)
+        return analyser.analyse(basic_strategy(rules, shoe, analyser))
+    raise InvalidRules([f"strategy must be 'cd' or 'td', not {strategy!r}"])
+
+
+def chart_value(rules: BlackjackRules, chart: Chart, shoe: Sequence[int] | None = None) -> float:
+    """The exact expected value of a round played by ``chart`` (insurance declined)."""
+    return Analyser(rules, shoe).analyse(chart).ev
+
+
+def _stand_values(uc: _UpCard, totals: IntArray) -> npt.NDArray[np.float64]:
+    """The value of standing for every hand of the table (normal stakes), from ``uc``'s dealer outcomes."""
+    d = uc.d_all
+    out = d[:, 5].copy()
+    for o in range(5):
+        out += d[:, o] * np.sign(totals - (17 + o))
+    if not uc.peek:
+        out -= d[:, 6]
+    return np.asarray(out, dtype=np.float64)
+
+
+def basic_strategy(rules: BlackjackRules, shoe: Sequence[int] | None = None, analyser: Analyser | None = None) -> Chart:
+    """The total-dependent chart optimised for the shoe: for each total (hard or soft) against each up card,
+    the decision that is best summed over every hand composition with that total, each weighted by how often
+    the chart itself reaches it (two passes); then doubling, surrender, splitting, the five-card claim and even
+    money on the box's first two cards."""
+    an = analyser if analyser is not None else Analyser(rules, shoe)
+    t = an.terms
+    table = _hand_table()
+    hard_tab = np.zeros((22, 11), np.int8)
+    soft_tab = np.zeros((22, 11), np.int8)
+    split = np.zeros((11, 11), np.bool_)
+    sur_hard = np.zeros((22, 11), np.bool_)
+    sur_soft = np.zeros((22, 11), np.bool_)
+    sur_pair = np.zeros((11, 11), np.bool_)
+    five = np.zeros(11, np.int8)
+    even = np.zeros(11, np.bool_)
+    soft_mask = table.ace & (table.hard <= 11)
+    totals = np.where(soft_mask, table.hard + 10, table.hard)
+    for up in range(1, 11):
+        if an.shoe[up - 1] == 0:
+            continue
+        uc = an.up(up)
+        r = uc.base[None, :] - table.hc
+        left = r.sum(axis=1)
+        valid = (r >= 0).all(axis=1) & (left >= 2) & (table.ncards >= 2)
+        safe = np.where(left > 0, left, 1)
+        pv = np.where(valid[:, None], r / safe[:, None], 0.0)
+        if uc.x >= 0:
+            qb = (r[:, uc.x][:, None] - (np.arange(10) == uc.x)[None, :]) / np.where(left > 1, left - 1, 1)[:, None]
+            q_here = r[:, uc.x] / safe
+        else:
+            qb = np.zeros((len(left), 10))
+            q_here = np.zeros(len(left))
+        bust = -(1 - qb) if uc.peek else -np.ones_like(qb)
+        claim = 0.5 * (1 - q_here) if uc.peek else 0.5 * np.ones_like(q_here)
+        stand = _stand_values(uc, totals)
+        two = valid & (table.ncards == 2)
+        n_left = int(uc.base.sum())
+        deal = np.zeros(len(left))
+        for h in np.flatnonzero(two):
+            a, b = [v + 1 for v in range(10) for _ in range(table.hc[h, v])]
+            ways = uc.base[a - 1] * (uc.base[a - 1] - 1) if a == b else 2 * uc.base[a - 1] * uc.base[b - 1]
+            deal[h] = ways / (n_left * (n_left - 1))
+        active = two.astype(float)
+        hits = valid.copy()  # the first pass weights hands as if the player always hit
+        for _ in range(2):
+            reach = deal * active
+            for h in table.order_asc:
+                if hits[h] and reach[h] > 0 and totals[h] < 21:
+                    ch = table.child[h]
+                    ok = ch >= 0
+                    reach[ch[ok]] += reach[h] * pv[h, ok]
+            val = np.zeros(len(left))
+            claim_pref = np.zeros(22, np.bool_)
+            for is_soft in (False, True):
+                for total in range(21, 3, -1):
+                    members = valid & (totals == total) & (soft_mask == is_soft)
+                    if not members.any():
+                        continue
+                    ch = table.child[members]
+                    cv = np.where(ch >= 0, val[np.where(ch >= 0, ch, 0)], bust[members])
+                    hit = (pv[members] * cv).sum(axis=1)
+                    w = reach[members]
+                    do_hit = total < 21 and float((w * (hit - stand[members])).sum()) > 0
+                    if w.sum() == 0 and total < 21:
+                        do_hit = float((hit - stand[members]).sum()) > 0
+                    chosen = hit if do_hit else stand[members]
+                    (soft_tab if is_soft else hard_tab)[total, up] = HIT if do_hit else 0
+                    five_m = table.ncards[members] == 5
+                    if uc.claim_ok and five_m.any():
+                        gain = float((w[five_m] * (claim[members][five_m] - chosen[five_m])).sum())
+                        if gain > 0 or (w[five_m].sum() == 0 and (claim[members][five_m] > chosen[five_m]).all()):
+                            claim_pref[total] = True
+                            chosen = np.where(five_m, claim[members], chosen)
+                    val[members] = chosen
+                    hits[members] = do_hit
+            # the first two cards: double, surrender, split, with the values of the table above
+            provisional = Chart(hard=hard_tab, soft=soft_tab, split=split, five_card=five)
+            plan, values = an.chart_plan(uc, provisional)
+            for a in range(1, 11):
+                for b in range(a, 11):
+                    if (a, b, 0) not in values or (a, b) == (1, 10):
+                        continue
+                    h2 = table.of((a, b))
+                    total, is_soft = int(totals[h2]), bool(soft_mask[h2])
+                    options = an.first_options(uc, plan, values, (a, b), {})
+                    played = options["hit"] if hits[h2] else options["stand"]
+                    options_gain = {name: v - played for name, v in options.items()}
+                    if a == b:
+                        split[a, up] = options_gain.get("split", -1.0) > 0
+                        sur_pair[a, up] = options_gain.get("surrender", -1.0) > max(
+                            0.0, options_gain.get("split", -1.0)
+                        )
+                        if split[a, up] or sur_pair[a, up]:
+                            continue
+                    else:
+                        surrender = options_gain.get("surrender", -1.0) > max(0.0, options_gain.get("double", -1.0))
+                        (sur_soft if is_soft else sur_hard)[total, up] = surrender
+                        if surrender:
+                            continue
+            # doubling, summed over every two-card hand of a total that reaches the table entry
+            for is_soft in (False, True):
+                for total in range(4, 22):
+                    gain = 0.0
+                    seen = False
+                    for a in range(1, 11):
+                        for b in range(a, 11):
+                            if (a, b, 0) not in values or (a, b) == (1, 10):
+                                continue
+                            h2 = table.of((a, b))
+                            if int(totals[h2]) != total or bool(soft_mask[h2]) != is_soft:
+                                continue
+                            if (a == b and (split[a, up] or sur_pair[a, up])) or (
+                                a != b and (sur_soft if is_soft else sur_hard)[total, up]
+                            ):
+                                continue
+                            options = an.first_options(uc, plan, values, (a, b), {})
+                            if "double" not in options:
+                                continue
+                            seen = True
+                            played = options["hit"] if hits[h2] else options["stand"]
+                            gain += deal[h2] * (options["double"] - played)
+                    tab = soft_tab if is_soft else hard_tab
+                    if seen and gain > 0:
+                        tab[total, up] = DOUBLE_HIT if tab[total, up] == HIT else DOUBLE_STAND
+            # hands that double, split or surrender at two cards do not weigh on the hit/stand table
+            for h in np.flatnonzero(two):
+                a, b = [v + 1 for v in range(10) for _ in range(table.hc[h, v])]
+                code = (soft_tab if soft_mask[h] else hard_tab)[totals[h], up]
+                gone = (a == b and (split[a, up] or sur_pair[a, up])) or (
+                    a != b and (sur_soft if soft_mask[h] else sur_hard)[totals[h], up]
+                )
+                active[h] = 0.0 if gone or code in (DOUBLE_HIT, DOUBLE_STAND) else 1.0
+        claims = [total for total in range(22) if claim_pref[total]]
+        five[up] = max(claims) if claims else 0
+        if up == 1 or (up == 10 and t.even_money_ten):
+            r_bj = uc.base.copy()
+            r_bj[0] -= 1
+            r_bj[9] -= 1
+            q = uc.q(r_bj)
+            even[up] = 1.5 * (1 - q) < 1.0
+    return Chart(
+        hard=hard_tab,
+        soft=soft_tab,
+        split=split,
+        surrender_hard=sur_hard,
+        surrender_soft=sur_soft,
+        surrender_pair=sur_pair,
+        five_card=five,
+        even_money=even,
+    )
