@@ -239,6 +239,99 @@ def par(
     console.print(escape(line), highlight=False)
 
 
+def _blackjack_rules(name: str, preset: str | None, path: Path | None, decks: int | None) -> Any:
+    if name != "blackjack":
+        raise _fail(
+            ValueError(f"this command is for blackjack; for {name!r} every bet's edge is in `croupier odds {name}`")
+        )
+    table_rules = _rules(name, preset, path)
+    if decks is None:
+        return table_rules
+    import dataclasses
+
+    try:
+        return dataclasses.replace(table_rules, decks=decks)
+    except CroupierError as exc:
+        raise _fail(exc) from None
+
+
+DecksOpt = Annotated[int | None, typer.Option("--decks", help="Override the rules' number of decks (BJ 1).")]
+StrategyOpt = Annotated[
+    str, typer.Option("--strategy", help="cd: composition-dependent; td: the basic-strategy chart for the shoe.")
+]
+
+
+@app.command()
+def edge(
+    name: GameArg,
+    *,
+    rules: RulesOpt = None,
+    preset: PresetOpt = None,
+    decks: DecksOpt = None,
+    strategy: StrategyOpt = "cd",
+    side_bets: Annotated[bool, typer.Option("--side-bets", help="Add every side bet's exact edge.")] = False,
+    effects: Annotated[
+        bool, typer.Option("--effects", help="Add the change in edge from flipping each option.")
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Blackjack's exact house edge (combinatorial analysis) for a rules file or preset, per unit of the initial bet."""
+    table_rules = _blackjack_rules(name, preset, rules, decks)
+    try:
+        from croupier.analysis.blackjack_math import edge_report, rule_effects
+    except ModuleNotFoundError as exc:
+        raise _fail(ValueError(f"croupier edge needs the math extra ({exc.name} is missing)")) from None
+    try:
+        report = edge_report(table_rules, strategy, side_bets=side_bets)  # type: ignore[arg-type]
+        if effects:
+            report["rule_effects"] = [
+                {"option": e.option, "from": e.before, "to": e.after, "rule": e.rule,
+                 "house_edge_pct": e.house_edge * 100, "change_pct": e.change * 100}
+                for e in rule_effects(table_rules)
+            ]  # fmt: skip
+    except CroupierError as exc:
+        raise _fail(exc) from None
+    if as_json:
+        sys.stdout.write(json.dumps(report) + "\n")
+        return
+    from croupier.display import edge_rich_tables
+
+    for renderable in edge_rich_tables(report):
+        console.print(renderable)
+
+
+@app.command()
+def strategy(
+    name: GameArg,
+    rules: RulesOpt = None,
+    preset: PresetOpt = None,
+    decks: DecksOpt = None,
+    png: Annotated[Path | None, typer.Option("--png", help="Also draw the chart as a coloured PNG image.")] = None,
+) -> None:
+    """The blackjack basic-strategy chart optimised for the rules' shoe, with its exact expected value."""
+    table_rules = _blackjack_rules(name, preset, rules, decks)
+    try:
+        from croupier.analysis.blackjack_math import analyse_main_bet
+        from croupier.report.charts import chart_png, chart_text
+    except ModuleNotFoundError as exc:
+        raise _fail(ValueError(f"croupier strategy needs the math extra ({exc.name} is missing)")) from None
+    if png is not None and not png.parent.is_dir():
+        raise _fail(ValueError(f"cannot write {png}: the folder {png.parent} does not exist"))
+    try:
+        analysis, chart, _ = analyse_main_bet(table_rules, "td")
+    except CroupierError as exc:
+        raise _fail(exc) from None
+    assert chart is not None
+    title = f"Basic strategy, {table_rules.decks} decks: house edge {analysis.house_edge * 100:.4f}%"
+    console.print(chart_text(chart, table_rules, title=title))
+    if png is not None:
+        try:
+            chart_png(chart, png, title, rules=table_rules)
+        except OSError as exc:
+            raise _fail(ValueError(f"cannot write {png}: {exc.strerror}")) from None
+        console.print(f"Chart drawn to {escape(str(png))}", highlight=False)
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

@@ -59,3 +59,47 @@ def settlement_table(title: str, settlement: Settlement[Any, Any]) -> Table:
             step,
         )
     return table
+
+
+def edge_rich_tables(report: dict[str, Any]) -> list[Table]:
+    """``croupier edge blackjack``'s report as tables: the main bet, by up card, side bets, rule effects."""
+    main = Table(title="Blackjack main bet (exact combinatorial analysis)", show_header=False)
+    main.add_column("figure")
+    main.add_column("value", justify="right")
+    main.add_row("expected value per unit of the initial bet", f"{report['ev']:+.10f}")
+    main.add_row("house edge", f"{report['house_edge_pct']:.6f}%")
+    main.add_row("strategy", "composition-dependent" if report["strategy"] == "cd" else "basic strategy (chart)")
+    main.add_row("decks", str(report["decks"]))
+    if report.get("insurance_value") is not None:
+        main.add_row("insurance, per unit insured (full shoe)", f"{report['insurance_value']:+.6f}")
+    main.add_row("computed in", f"{report['seconds']:.2f} s")
+    tables = [main]
+    ups = Table(title="Expected value by the dealer's up card")
+    for up in report["by_up_card"]:
+        ups.add_column(up, justify="right")
+    ups.add_row(*(f"{v:+.3f}" for v in report["by_up_card"].values()))
+    tables.append(ups)
+    if "side_bets" in report:
+        side = Table(title="Side bets (exact unless marked)")
+        side.add_column("bet")
+        side.add_column("house edge", justify="right")
+        side.add_column("exact", justify="right")
+        side.add_column("rule")
+        for bet, figures in report["side_bets"].items():
+            if bet == "streak_results":
+                continue
+            exact = "/" in figures["house_edge"] or figures["house_edge"] == "0"
+            side.add_row(
+                bet, f"{figures['house_edge_pct']:.4f}%", figures["house_edge"] if exact else "—", figures["rule"]
+            )
+        tables.append(side)
+    if "rule_effects" in report:
+        effects = Table(title="Rule effects: the house edge after flipping one option")
+        for column in ("option", "from", "to", "house edge", "change", "rule"):
+            effects.add_column(column, justify="right" if column in ("house edge", "change") else "left")
+        for e in report["rule_effects"]:
+            effects.add_row(
+                e["option"], e["from"], e["to"], f"{e['house_edge_pct']:.4f}%", f"{e['change_pct']:+.4f}%", e["rule"]
+            )
+        tables.append(effects)
+    return tables

@@ -116,6 +116,7 @@ def test_split_value_equals_the_engine_walk(  # noqa: PLR0917
         max_split_hands=hands,
         resplit_aces=resplit_aces,
     )
+
     # One physical card per value (an 8-deck shoe holds eight of each), so orders of equal cards coincide.
     def card(name: str):
         return parse_card(name + "S")

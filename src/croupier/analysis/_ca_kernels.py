@@ -7,7 +7,9 @@ expectations: under the peek they are expectations times the indicator that the 
 hole card is drawn, by exchangeability, after the player's cards), so decisions compare them directly and the
 round adds the dealer-blackjack branch once.
 
-Terminal payoffs are a pair ``(a, b)``: ``a`` when the dealer has no blackjack, ``b`` when he has (only
+The payoffs come in ``pay``: (win, push, loss, bust, five-card claim, special bonus, doubled stake) per unit of
+the stake — (1, 0, -1, -1, 0.5, 3, 2) for the expected value, indicators for the chance of a result. Terminal
+payoffs are a pair ``(a, b)``: ``a`` when the dealer has no blackjack, ``b`` when he has (only
 without the peek, where the blackjack is found at the end). ``q`` is the chance the dealer's hole card, drawn
 from what is left, completes a blackjack.
 """
@@ -82,15 +84,17 @@ def _terminal(a: float, b: float, q: float, peek: bool) -> float:
 
 
 @njit
-def _stand(d: Any, total: int, stake: float, bj_loss: float, peek: bool) -> float:
+def _stand(d: Any, total: int, stake: float, bj_loss: float, peek: bool, pay: Any) -> float:
     """A standing hand of ``total`` against the dealer's joint outcome probabilities ``d``."""
-    value = d[5] * stake
+    value = d[5] * stake * pay[0]
     for o in range(5):
         dealer = 17 + o
         if total > dealer:
-            value += d[o] * stake
+            value += d[o] * stake * pay[0]
         elif total < dealer:
-            value -= d[o] * stake
+            value += d[o] * stake * pay[2]
+        else:
+            value += d[o] * stake * pay[1]
     if not peek:
         value += d[6] * bj_loss
     return float(value)
@@ -122,6 +126,7 @@ def optimal_pass(
     bj_loss: float,
     bust_b: float,
     min_cards: int,
+    pay: Any,
 ) -> Any:
     """The dealer's outcomes, the best value and the best decision (stand / hit / claim) of every hand of at
     least ``min_cards`` cards drawn from ``base`` (the shoe after the up card; hands are removed from it)."""
@@ -146,10 +151,10 @@ def optimal_pass(
         d = dealer_dist(r, seq_coef, seq_len, seq_out, seq_start, seq_v, seq_m)
         d_all[h] = d
         t = hand_total(hard[h], ace[h])
-        value = _stand(d, t, 1.0, bj_loss, peek)
+        value = _stand(d, t, 1.0, bj_loss, peek, pay)
         choice = D_STAND
         if claim_ok and ncards[h] == 5:
-            claim = _terminal(0.5, 0.5, _q(r, x), peek)
+            claim = _terminal(pay[4], pay[4], _q(r, x), peek)
             if claim > value:
                 value = claim
                 choice = D_CLAIM
@@ -164,7 +169,7 @@ def optimal_pass(
                     hit += p * best[c]
                 else:
                     r[v] -= 1
-                    hit += p * _terminal(-1.0, bust_b, _q(r, x), peek)
+                    hit += p * _terminal(pay[3], bust_b, _q(r, x), peek)
                     r[v] += 1
             if hit > value:
                 value = hit
@@ -195,6 +200,7 @@ def fixed_pass(
     reach: Any,
     bj_loss: float,
     bust_b: float,
+    pay: Any,
 ) -> Any:
     """The value of every reachable hand (``reach``) of three or more cards played by the fixed decisions
     ``dec`` from ``base``; only the hands that stand need the dealer's outcomes."""
@@ -218,7 +224,7 @@ def fixed_pass(
         choice = dec[h]
         t = hand_total(hard[h], ace[h])
         if choice == D_CLAIM:
-            val[h] = _terminal(0.5, 0.5, _q(r, x), peek)
+            val[h] = _terminal(pay[4], pay[4], _q(r, x), peek)
         elif choice == D_HIT and t < 21 and total > 1:
             hit = 0.0
             for v in range(10):
@@ -230,12 +236,12 @@ def fixed_pass(
                     hit += p * val[c]
                 else:
                     r[v] -= 1
-                    hit += p * _terminal(-1.0, bust_b, _q(r, x), peek)
+                    hit += p * _terminal(pay[3], bust_b, _q(r, x), peek)
                     r[v] += 1
             val[h] = hit
         else:
             d = dealer_dist(r, seq_coef, seq_len, seq_out, seq_start, seq_v, seq_m)
-            val[h] = _stand(d, t, 1.0, bj_loss, peek)
+            val[h] = _stand(d, t, 1.0, bj_loss, peek, pay)
     return val
 
 
@@ -287,6 +293,7 @@ def two_card_values(
     bust_b: float,
     double_bust_b: float,
     want_double: bool,
+    pay: Any,
 ) -> Any:
     """(stand, hit, double) of the two-card hand ``h`` drawn from ``base``: hitting continues with ``cont``
     (the three-card hands' values), doubling takes one card; a third card of value ``bonus_v`` completes the
@@ -297,7 +304,7 @@ def two_card_values(
         r[v] = base[v] - hc[h, v]
         total += r[v]
     t = hand_total(hard[h], ace[h])
-    stand = _stand(d_h, t, 1.0, stand_bj, peek)
+    stand = _stand(d_h, t, 1.0, stand_bj, peek, pay)
     hit = 0.0
     double = 0.0
     if total < 2:
@@ -316,13 +323,13 @@ def two_card_values(
                 d = d_all[c]
                 if d[0] + d[1] + d[2] + d[3] + d[4] + d[5] + d[6] == 0.0:
                     d = dealer_dist(r, seq_coef, seq_len, seq_out, seq_start, seq_v, seq_m)
-                dbl = _stand(d, hand_total(hard[c], ace[c]), 2.0, double_bj, peek)
+                dbl = _stand(d, hand_total(hard[c], ace[c]), pay[6], double_bj, peek, pay)
         else:
-            h_next = _terminal(-1.0, bust_b, q, peek)
-            dbl = _terminal(-2.0, double_bust_b, q, peek)
+            h_next = _terminal(pay[3], bust_b, q, peek)
+            dbl = _terminal(pay[3] * pay[6], double_bust_b, q, peek)
         if v == bonus_v and share > 0.0:
-            h_next = share * _terminal(3.0, 3.0, q, peek) + (1.0 - share) * h_next
-            dbl = share * _terminal(6.0, 6.0, q, peek) + (1.0 - share) * dbl
+            h_next = share * _terminal(pay[5], pay[5], q, peek) + (1.0 - share) * h_next
+            dbl = share * _terminal(pay[5] * pay[6], pay[5] * pay[6], q, peek) + (1.0 - share) * dbl
         r[v] += 1
         hit += p * h_next
         double += p * dbl

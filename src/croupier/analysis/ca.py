@@ -50,6 +50,32 @@ from croupier.blackjack.rules import BlackjackRules, BustedStakes, DealerSoft17,
 from croupier.errors import InvalidRules
 
 Strategy = Literal["cd", "td"]
+
+
+@dataclass(frozen=True)
+class _Pay:
+    """What is counted: the expected net (:data:`EV`), or the chance that the box wins (:data:`WIN`) or loses
+    (:data:`LOSS`) as the streak bet counts results (BJ 13.5), or the number of split hands (:data:`HANDS`).
+
+    ``pay`` is the kernels' vector (win, push, loss, bust, five-card claim, special bonus, doubled stake);
+    ``normal_b`` what a dealer blackjack found at the end (no peek) gives a stood, doubled, busted and busted
+    doubled hand (``None``: the rules' "original bet only" settlement); ``split_b`` what it gives each split
+    hand not settled at once; ``split_bj`` what it costs a split round once."""
+
+    pay: npt.NDArray[np.float64]
+    normal_b: tuple[float, float, float, float] | None
+    split_b: float
+    surrender: float
+    peek_bj: float
+    split_bj: float
+    keep: tuple[float, float]
+    even_money: float
+
+
+EV = _Pay(np.array([1.0, 0.0, -1.0, -1.0, 0.5, 3.0, 2.0]), None, 0.0, -0.5, -1.0, -1.0, (1.5, 0.0), 1.0)
+WIN = _Pay(np.array([1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0]), (0, 0, 0, 0), 0.0, 0.0, 0.0, 0.0, (1.0, 0.0), 1.0)
+LOSS = _Pay(np.array([0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0]), (1, 1, 1, 1), 1.0, 1.0, 1.0, 0.0, (0.0, 0.0), 0.0)
+HANDS = _Pay(np.array([1.0] * 7), (1, 1, 1, 1), 1.0, 1.0, 0.0, 0.0, (1.0, 1.0), 1.0)
 IntArray = npt.NDArray[np.int64]
 
 # -- tables ---------------------------------------------------------------------------------------------------
@@ -260,6 +286,7 @@ class Analysis:
     ev: float
     by_up: list[UpCardResult]
     seconds: float
+    chart: Chart | None = None
 
     @property
     def house_edge(self) -> float:
@@ -289,11 +316,17 @@ class _UpCard:
         t = self.table
         self.d_all, self.best, self.dec = k.optimal_pass(
             self.base, t.hc, t.hard, t.ace, t.ncards, t.child, t.order_desc, *self.seq,
-            self.x, self.peek, self.claim_ok, -1.0, -1.0, 2,
+            self.x, self.peek, self.claim_ok, -1.0, -1.0, 2, EV.pay,
         )  # fmt: skip
         self.double_bj = -1.0 if terms.obo_double else -2.0
         self.double_bust_b = -1.0 if terms.obo_double and terms.refunded else -2.0
         self._split_cache: dict[tuple[int, bytes], float] = {}
+
+    def normal_b(self, pay: _Pay) -> tuple[float, float, float, float]:
+        """A dealer blackjack found at the end: what a stood, doubled, busted and busted doubled hand get."""
+        if pay.normal_b is None:
+            return -1.0, self.double_bj, -1.0, self.double_bust_b
+        return pay.normal_b
 
     def q(self, r: IntArray) -> float:
         return float(k._q(r, self.x)) if self.x >= 0 else 0.0
@@ -308,19 +341,20 @@ class _UpCard:
         *,
         split_hand: bool,
         want_double: bool,
+        pay: _Pay = EV,
     ) -> tuple[float, float, float]:
         """(stand, hit, double) of the two-card hand ``h`` drawn from ``base``."""
         t = self.table
         r = base - t.hc[h]
         d_h = d_all[h] if d_all[h].sum() > 0 else k.dealer_dist(r, *self.seq)
         if split_hand:
-            stand_bj = double_bj = bust_b = double_bust_b = 0.0
+            stand_bj = double_bj = bust_b = double_bust_b = pay.split_b
         else:
-            stand_bj, double_bj, bust_b, double_bust_b = -1.0, self.double_bj, -1.0, self.double_bust_b
+            stand_bj, double_bj, bust_b, double_bust_b = self.normal_b(pay)
         _, bonus_v, share = variant
         s, hit, dbl = k.two_card_values(
             base, h, t.hc, t.hard, t.ace, t.child, cont, d_all, d_h, *self.seq, self.x, self.peek,
-            bonus_v, share, stand_bj, double_bj, bust_b, double_bust_b, want_double,
+            bonus_v, share, stand_bj, double_bj, bust_b, double_bust_b, want_double, pay.pay,
         )  # fmt: skip
         return float(s), float(hit), float(dbl)
 
@@ -393,7 +427,7 @@ class Analyser:
 
     # -- the split ---------------------------------------------------------------------------------------------
 
-    def split_value(self, uc: _UpCard, pair: int, plan: _Plan) -> float:
+    def split_value(self, uc: _UpCard, pair: int, plan: _Plan, pay: _Pay = EV) -> float:
         """The exact value of splitting a pair of value ``pair`` against ``uc``'s up card, every split hand
         played by ``plan`` (see the module's docstring), with the dealer-blackjack branch without a hole card."""
         t = self.terms
@@ -421,7 +455,7 @@ class Analyser:
             base[p] -= 1 + n  # the other split card and n more pair cards
             val = k.fixed_pass(
                 base, table.hc, table.hard, table.ace, table.ncards, table.child, table.order_desc, *uc.seq,
-                uc.x, uc.peek, plan.dec, reach, 0.0, 0.0,
+                uc.x, uc.peek, plan.dec, reach, pay.split_b, pay.split_b, pay.pay,
             )  # fmt: skip
             shoe_n = shoe_after.copy()
             shoe_n[p] -= n
@@ -435,7 +469,7 @@ class Analyser:
                 for i, variant in enumerate(_variants((pair, other), t)):
                     decision = k.D_STAND if pair == 1 else plan.roots[(pair, other, i)]  # split aces: one card
                     s, hit, dbl = uc.two_card(
-                        base, h2, val, zeros, variant, split_hand=True, want_double=decision == k.D_DOUBLE
+                        base, h2, val, zeros, variant, split_hand=True, want_double=decision == k.D_DOUBLE, pay=pay
                     )
                     value += variant[0] * (s if decision == k.D_STAND else hit if decision == k.D_HIT else dbl)
                 weight = shoe_n[o] / total_n
@@ -460,13 +494,13 @@ class Analyser:
             rest = (limit - others) * sum(comb(others, j) * (-1) ** j * term(a + j, v_any) for j in range(others + 1))
             total += count * (done + rest)
         if not uc.peek and uc.x >= 0:
-            total -= shoe_after[uc.x] / total_left  # a dealer blackjack takes the original bet once (BJ 16.6)
+            total += pay.split_bj * shoe_after[uc.x] / total_left  # the original bet, once (BJ 16.6)
         return total
 
     # -- plans -----------------------------------------------------------------------------------------------------
 
     def _two_card_values(
-        self, uc: _UpCard, cont: npt.NDArray[np.float64], d_all: npt.NDArray[np.float64]
+        self, uc: _UpCard, cont: npt.NDArray[np.float64], d_all: npt.NDArray[np.float64], pay: _Pay = EV
     ) -> dict[tuple[int, int, int], tuple[float, float, float]]:
         values: dict[tuple[int, int, int], tuple[float, float, float]] = {}
         table = uc.table
@@ -477,7 +511,7 @@ class Analyser:
                     continue
                 for i, variant in enumerate(_variants((a, b), self.terms)):
                     values[(a, b, i)] = uc.two_card(
-                        uc.base, h2, cont, d_all, variant, split_hand=False, want_double=True
+                        uc.base, h2, cont, d_all, variant, split_hand=False, want_double=True, pay=pay
                     )
         return values
 
@@ -519,7 +553,7 @@ class Analyser:
         reach = np.ones(len(table.hc), np.bool_)
         cont = k.fixed_pass(
             uc.base, table.hc, table.hard, table.ace, table.ncards, table.child, table.order_desc, *uc.seq,
-            uc.x, uc.peek, dec, reach, -1.0, -1.0,
+            uc.x, uc.peek, dec, reach, -1.0, -1.0, EV.pay,
         )  # fmt: skip
         plan = _Plan(dec, cont)
         for pair in range(1, 11):
@@ -553,7 +587,52 @@ class Analyser:
             by_up.append(result)
             ev += result.probability * result.ev
         strategy: Strategy = "cd" if chart is None else "td"
-        return Analysis(self.rules, self.shoe, strategy, ev, by_up, time.perf_counter() - started)
+        return Analysis(self.rules, self.shoe, strategy, ev, by_up, time.perf_counter() - started, chart)
+
+    def results(self, analysis: Analysis) -> dict[str, float]:
+        """The chance that the box wins, pushes or loses a round played as ``analysis`` played it, as the
+        streak bet counts results (BJ 13.5: blackjack, even money, the five-card claim and the special bonus
+        win; surrender loses). Exact for rounds without a split; a split round's result (BJ 16.7: more hands
+        won than lost) is taken from two hands with the split hands' exact chances of winning and losing,
+        drawn independently — the one approximation, checked by simulation."""
+        table = _hand_table()
+        everything = np.ones(len(table.hc), np.bool_)
+        win = loss = 0.0
+        for result in analysis.by_up:
+            uc = self.up(result.up)
+            plan, _ = self.cd_plan(uc) if analysis.chart is None else self.chart_plan(uc, analysis.chart)
+            base = uc.base
+            left = int(base.sum())
+            per_pay: list[dict[tuple[int, int], float]] = []
+            for pay in (WIN, LOSS):
+                stand_b, _, bust_b, _ = uc.normal_b(pay)
+                cont = k.fixed_pass(
+                    base, table.hc, table.hard, table.ace, table.ncards, table.child, table.order_desc, *uc.seq,
+                    uc.x, uc.peek, plan.dec, everything, stand_b, bust_b, pay.pay,
+                )  # fmt: skip
+                values = self._two_card_values(uc, cont, uc.d_all, pay)
+                chosen: dict[tuple[int, int], float] = {}
+                for (a, b), choice in result.decisions.items():
+                    if choice != "split":
+                        no_split = {a: 0.0}  # the split's value is not needed here
+                        chosen[(a, b)] = self.first_options(uc, plan, values, (a, b), splits=no_split, pay=pay)[choice]
+                per_pay.append(chosen)
+            for (a, b), choice in result.decisions.items():
+                ways = base[a - 1] * (base[a - 1] - 1) if a == b else 2 * base[a - 1] * base[b - 1]
+                prob = result.probability * ways / (left * (left - 1))
+                if choice == "split":
+                    hands = self.split_value(uc, a, plan, HANDS)
+                    w = self.split_value(uc, a, plan, WIN) / hands
+                    lose = self.split_value(uc, a, plan, LOSS) / hands
+                    push = 1 - w - lose
+                    q = uc.q(base - table.hc[table.of((a, b))])
+                    joint = (1 - q) if uc.peek else 1.0
+                    win += prob * joint * (w * w + 2 * w * push)
+                    loss += prob * (joint * (lose * lose + 2 * lose * push) + (q if uc.peek else 0.0))
+                else:
+                    win += prob * per_pay[0][(a, b)]
+                    loss += prob * per_pay[1][(a, b)]
+        return {"win": float(win), "push": float(1 - win - loss), "loss": float(loss)}
 
     def first_options(
         self,
@@ -561,7 +640,9 @@ class Analyser:
         plan: _Plan,
         values: dict[tuple[int, int, int], tuple[float, float, float]],
         cards: tuple[int, int],
+        *,
         splits: dict[int, float],
+        pay: _Pay = EV,
     ) -> dict[str, float]:
         """The value of every first decision the rules allow on the box's first two cards ``a``, ``b``
         (including the dealer-blackjack branch under the peek)."""
@@ -571,9 +652,9 @@ class Analyser:
         r = uc.base - uc.table.hc[uc.table.of((a, b))]
         q = uc.q(r)
         if (a, b) == (1, 10):
-            options = {"keep": 1.5 * (1 - q)}
+            options = {"keep": pay.keep[0] * (1 - q) + pay.keep[1] * q}
             if up == 1 or (up == 10 and t.even_money_ten):
-                options["even_money"] = 1.0
+                options["even_money"] = pay.even_money
             return options
         options = {"stand": 0.0, "hit": 0.0}
         for i, variant in enumerate(_variants((a, b), t)):
@@ -583,13 +664,13 @@ class Analyser:
             if t.double_any or a + b == 11:
                 options["double"] = options.get("double", 0.0) + variant[0] * dbl
         if t.surrender and up != 1:
-            options["surrender"] = float(k._terminal(-0.5, -0.5, q, uc.peek))
+            options["surrender"] = float(k._terminal(pay.surrender, pay.surrender, q, uc.peek))
         if a == b and uc.base[a - 1] >= 2:
             if a not in splits:
-                splits[a] = self.split_value(uc, a, plan)
+                splits[a] = self.split_value(uc, a, plan, pay)
             options["split"] = splits[a]
         if uc.peek:
-            options = {name: v - q for name, v in options.items()}  # the peeked blackjack takes the bet
+            options = {name: v + pay.peek_bj * q for name, v in options.items()}  # the peeked blackjack
         return options
 
     def up_card(self, up: int, chart: Chart | None = None) -> UpCardResult:
@@ -610,7 +691,7 @@ class Analyser:
                 prob = ways / (left * (left - 1))
                 if prob == 0:
                     continue
-                options = self.first_options(uc, plan, values, (a, b), splits)
+                options = self.first_options(uc, plan, values, (a, b), splits=splits)
                 choice = self._choose(uc, chart, a, b, options)
                 value = options[choice]
                 q = uc.q(base - uc.table.hc[uc.table.of((a, b))])
@@ -751,7 +832,7 @@ def basic_strategy(rules: BlackjackRules, shoe: Sequence[int] | None = None, ana
                         continue
                     h2 = table.of((a, b))
                     total, is_soft = int(totals[h2]), bool(soft_mask[h2])
-                    options = an.first_options(uc, plan, values, (a, b), {})
+                    options = an.first_options(uc, plan, values, (a, b), splits={})
                     played = options["hit"] if hits[h2] else options["stand"]
                     options_gain = {name: v - played for name, v in options.items()}
                     if a == b:
@@ -782,7 +863,7 @@ def basic_strategy(rules: BlackjackRules, shoe: Sequence[int] | None = None, ana
                                 a != b and (sur_soft if is_soft else sur_hard)[total, up]
                             ):
                                 continue
-                            options = an.first_options(uc, plan, values, (a, b), {})
+                            options = an.first_options(uc, plan, values, (a, b), splits={})
                             if "double" not in options:
                                 continue
                             seen = True

@@ -1,0 +1,168 @@
+"""Blackjack's figures for analysts and filings (issue 4): the house edge under a rules object, the side bets'
+exact odds for the way the main bet is played, and the effect on the edge of flipping each option (RULES.md
+BJ 21: the options a house files with the regulator).
+
+This module puts :mod:`croupier.analysis.ca` (the main bet), :mod:`croupier.analysis.first_two_cards` and
+:mod:`croupier.analysis.side_bets` together in the shapes the CLI (``croupier edge``, ``croupier strategy``)
+and the PAR sheet print.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from croupier.analysis.ca import Analyser, Analysis, Strategy, basic_strategy
+from croupier.analysis.chart import Chart
+from croupier.analysis.first_two_cards import first_two_card_side_bets
+from croupier.analysis.odds import BetOdds
+from croupier.analysis.side_bets import any_pair_odds, sevens_odds, streak_odds
+from croupier.blackjack.rules import (
+    BlackjackRules,
+    BustedStakes,
+    DealerSoft17,
+    DoubleOn,
+    SplitPairBy,
+)
+from croupier.errors import CroupierError, InvalidRules
+
+
+def analyse_main_bet(rules: BlackjackRules, strategy: Strategy = "cd") -> tuple[Analysis, Chart | None, Analyser]:
+    """The main bet's exact analysis, composition-dependent or by the total-dependent chart for the shoe."""
+    if strategy not in ("cd", "td"):
+        raise InvalidRules(
+            [f"strategy must be 'cd' (composition-dependent) or 'td' (basic strategy), not {strategy!r}"]
+        )
+    analyser = Analyser(rules)
+    if strategy == "cd":
+        return analyser.analyse(), None, analyser
+    started = time.perf_counter()
+    chart = basic_strategy(rules, analyser=analyser)
+    analysis = analyser.analyse(chart)
+    analysis.seconds = time.perf_counter() - started
+    return analysis, chart, analyser
+
+
+def pair_play(analysis: Analysis) -> Callable[[int, int], str]:
+    """How ``analysis`` plays a pair of value ``v`` against ``up`` on the box's first two cards."""
+    by_up = {r.up: r.decisions for r in analysis.by_up}
+
+    def play(value: int, up: int) -> str:
+        choice = by_up.get(up, {}).get((value, value), "stand")
+        return choice if choice in ("split", "double", "hit", "stand", "surrender") else "stand"
+
+    return play
+
+
+def _edge(odds: BetOdds | Fraction, exact: bool = True) -> dict[str, Any]:
+    edge = odds.house_edge if isinstance(odds, BetOdds) else odds
+    return {"house_edge": str(edge) if exact else repr(float(edge)), "house_edge_pct": float(edge) * 100}
+
+
+def side_bet_figures(rules: BlackjackRules, analysis: Analysis, analyser: Analyser) -> dict[str, dict[str, Any]]:
+    """The house edge of every side bet for the rules' paytables, with the main bet played as ``analysis``
+    plays it: exact fractions, except the streak bets, whose per-round result chances come from the analysis
+    (exact for rounds without a split; see :meth:`Analyser.results`) and assume independent rounds."""
+    play = pair_play(analysis)
+    firsts = {odds.bet: odds for odds in first_two_card_side_bets(rules)}
+    any_pair = any_pair_odds(rules, play)
+    out: dict[str, dict[str, Any]] = {
+        "any_pair": {
+            **_edge(any_pair.house_edge),
+            "original_stake": _edge(any_pair.original),
+            "split_stakes_per_bet": str(any_pair.split_stakes),
+            "split_stake_house_edge": None if any_pair.split_house_edge is None else str(any_pair.split_house_edge),
+            "rule": any_pair.rule,
+        },
+        "perfect_pairs": {**_edge(firsts["perfect_pairs"]), "rule": firsts["perfect_pairs"].rule},
+        "over_13": {**_edge(firsts["over_13"]), "rule": firsts["over_13"].rule},
+        "under_13": {**_edge(firsts["under_13"]), "rule": firsts["under_13"].rule},
+        "sevens": {**_edge(sevens_odds(rules, lambda up: play(7, up))), "rule": "BJ 13.2, BJ 14.2"},
+    }
+    results = analyser.results(analysis)
+    for level, odds in zip(range(2, 6), streak_odds(rules, results["win"], results["push"]), strict=True):
+        out[f"streak_{level}"] = {**_edge(odds.house_edge, exact=False), "rule": odds.rule}
+    out["streak_results"] = {name: float(p) for name, p in results.items()}
+    return out
+
+
+def edge_report(rules: BlackjackRules, strategy: Strategy = "cd", *, side_bets: bool = False) -> dict[str, Any]:
+    """What ``croupier edge blackjack --json`` prints."""
+    analysis, chart, analyser = analyse_main_bet(rules, strategy)
+    report: dict[str, Any] = {
+        "game": "blackjack",
+        "ev": analysis.ev,
+        "house_edge_pct": analysis.house_edge * 100,
+        "strategy": strategy,
+        "decks": rules.decks,
+        "seconds": round(analysis.seconds, 4),
+        "by_up_card": {("A" if r.up == 1 else str(r.up)): r.ev for r in analysis.by_up},
+        "insurance_value": next((r.insurance for r in analysis.by_up if r.up == 1), None),
+    }
+    del chart
+    if side_bets:
+        report["side_bets"] = side_bet_figures(rules, analysis, analyser)
+    return report
+
+
+# -- rule effects -----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RuleEffect:
+    """The house edge after flipping one option, and its change (positive: the house gains)."""
+
+    option: str
+    before: str
+    after: str
+    rule: str
+    house_edge: float
+    change: float
+
+
+FLIPS: tuple[tuple[str, str, Callable[[BlackjackRules], list[Any]]], ...] = (
+    ("decks", "BJ 1", lambda r: [n for n in (1, 2, 4, 6, 8) if n != r.decks]),
+    ("procedure", "BJ 5.2", lambda r: [p for p in (1, 3) if p != r.procedure]),
+    ("dealer_soft_17", "BJ 6", lambda r: [s for s in DealerSoft17 if s is not r.dealer_soft_17]),
+    ("double_on", "BJ 17.1", lambda r: [d for d in DoubleOn if d is not r.double_on]),
+    ("double_after_split", "BJ 17.1", lambda r: [not r.double_after_split]),
+    ("max_split_hands", "BJ 16.1", lambda r: [n for n in (2, 3, 4, 5) if n != r.split_hands_limit]),
+    ("resplit_aces", "BJ 16.3", lambda r: [not r.resplit_aces]),
+    ("surrender", "BJ 18", lambda r: [not r.surrender]),
+    ("five_card_payment", "BJ 19", lambda r: [not r.five_card_payment]),
+    ("special_bonus", "BJ 15", lambda r: [not r.special_bonus]),
+    ("lose_original_only_on_double", "BJ 10.7", lambda r: [not r.lose_original_only_on_double]),
+    ("busted_stakes_on_dealer_blackjack", "BJ 10.7",
+     lambda r: [b for b in BustedStakes if b is not r.busted_stakes_on_dealer_blackjack]),
+    ("split_pair_by", "BJ 16", lambda r: [s for s in SplitPairBy if s is not r.split_pair_by]),
+)  # fmt: skip
+"""The options that move the main bet's edge, and the values each is flipped to."""
+
+
+def _show(value: Any) -> str:
+    return (
+        str(getattr(value, "value", value)).lower() if isinstance(value, bool) else str(getattr(value, "value", value))
+    )
+
+
+def rule_effects(rules: BlackjackRules, base: Analysis | None = None) -> list[RuleEffect]:
+    """For each option that moves the main bet, the house edge with the option flipped and its change against
+    ``rules`` (composition-dependent play). Flips that would make the rules invalid are left out."""
+    edge = (base if base is not None else Analyser(rules).analyse()).house_edge
+    out = []
+    for option, rule, alternatives in FLIPS:
+        for value in alternatives(rules):
+            try:
+                flipped = dataclasses.replace(rules, **{option: value})
+            except CroupierError:
+                continue
+            if option == "lose_original_only_on_double" and rules.double_on is DoubleOn.ANY_TWO:
+                continue  # BJ 17.3 makes original-bet-only mandatory on any-two doubles: no effect
+            before = rules.split_hands_limit if option == "max_split_hands" else getattr(rules, option)
+            new_edge = Analyser(flipped).analyse().house_edge
+            out.append(RuleEffect(option, _show(before), _show(value), rule, float(new_edge), float(new_edge - edge)))
+    return out
