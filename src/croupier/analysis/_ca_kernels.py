@@ -7,9 +7,10 @@ expectations: under the peek they are expectations times the indicator that the 
 hole card is drawn, by exchangeability, after the player's cards), so decisions compare them directly and the
 round adds the dealer-blackjack branch once.
 
-The payoffs come in ``pay``: (win, push, loss, bust, five-card claim, special bonus, doubled stake) per unit of
-the stake — (1, 0, -1, -1, 0.5, 3, 2) for the expected value, indicators for the chance of a result. Terminal
-payoffs are a pair ``(a, b)``: ``a`` when the dealer has no blackjack, ``b`` when he has (only
+The payoffs come in ``pay``: (win, push, loss, bust, five-card claim, special bonus, doubled stake) per unit
+of the stake, then a weight for each dealer outcome (17-21, bust, blackjack) a standing hand meets: the
+expected value is (1, 0, -1, -1, 0.5, 3, 2) with every weight 1; indicators count the chance of a result.
+Terminal payoffs are a pair ``(a, b)``: ``a`` when the dealer has no blackjack, ``b`` when he has (only
 without the peek, where the blackjack is found at the end). ``q`` is the chance the dealer's hole card, drawn
 from what is left, completes a blackjack.
 """
@@ -85,18 +86,19 @@ def _terminal(a: float, b: float, q: float, peek: bool) -> float:
 
 @njit
 def _stand(d: Any, total: int, stake: float, bj_loss: float, peek: bool, pay: Any) -> float:
-    """A standing hand of ``total`` against the dealer's joint outcome probabilities ``d``."""
-    value = d[5] * stake * pay[0]
+    """A standing hand of ``total`` against the dealer's joint outcome probabilities ``d``, each outcome
+    weighted by ``pay[7 + outcome]`` (all 1 but when one dealer outcome is singled out)."""
+    value = d[5] * stake * pay[0] * pay[12]
     for o in range(5):
         dealer = 17 + o
         if total > dealer:
-            value += d[o] * stake * pay[0]
+            value += d[o] * stake * pay[0] * pay[7 + o]
         elif total < dealer:
-            value += d[o] * stake * pay[2]
+            value += d[o] * stake * pay[2] * pay[7 + o]
         else:
-            value += d[o] * stake * pay[1]
+            value += d[o] * stake * pay[1] * pay[7 + o]
     if not peek:
-        value += d[6] * bj_loss
+        value += d[6] * bj_loss * pay[13]
     return float(value)
 
 

@@ -72,10 +72,31 @@ class _Pay:
     even_money: float
 
 
-EV = _Pay(np.array([1.0, 0.0, -1.0, -1.0, 0.5, 3.0, 2.0]), None, 0.0, -0.5, -1.0, -1.0, (1.5, 0.0), 1.0)
-WIN = _Pay(np.array([1.0, 0.0, 0.0, 0.0, 1.0, 1.0, 1.0]), (0, 0, 0, 0), 0.0, 0.0, 0.0, 0.0, (1.0, 0.0), 1.0)
-LOSS = _Pay(np.array([0.0, 0.0, 1.0, 1.0, 0.0, 0.0, 1.0]), (1, 1, 1, 1), 1.0, 1.0, 1.0, 0.0, (0.0, 0.0), 0.0)
-HANDS = _Pay(np.array([1.0] * 7), (1, 1, 1, 1), 1.0, 1.0, 0.0, 0.0, (1.0, 1.0), 1.0)
+ALL_OUTCOMES = [1.0] * 7
+
+
+def _vector(*payoffs: float, outcomes: Sequence[float] = ALL_OUTCOMES) -> npt.NDArray[np.float64]:
+    return np.array([*payoffs, *outcomes], np.float64)
+
+
+EV = _Pay(_vector(1, 0, -1, -1, 0.5, 3, 2), None, 0.0, -0.5, -1.0, -1.0, (1.5, 0.0), 1.0)
+WIN = _Pay(_vector(1, 0, 0, 0, 1, 1, 1), (0, 0, 0, 0), 0.0, 0.0, 0.0, 0.0, (1.0, 0.0), 1.0)
+LOSS = _Pay(_vector(0, 0, 1, 1, 0, 0, 1), (1, 1, 1, 1), 1.0, 1.0, 1.0, 0.0, (0.0, 0.0), 0.0)
+HANDS = _Pay(_vector(1, 1, 1, 1, 1, 1, 1), (1, 1, 1, 1), 1.0, 1.0, 0.0, 0.0, (1.0, 1.0), 1.0)
+
+
+_ONE_HOT = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+
+
+def _split_hand_pay(win: float, push: float, loss: float, outcome: int | None) -> _Pay:
+    """Counting one split hand's standing results against one dealer outcome (``None``: the results that do not
+    depend on the dealer — busts count as ``loss``, five-card claims and special bonuses as ``win``)."""
+    if outcome is None:
+        return _Pay(_vector(0, 0, 0, loss, win, win, 1, outcomes=[0.0] * 7), None, 0.0, 0, 0, 0, (0, 0), 0)
+    mask = [1.0 if o == outcome else 0.0 for o in range(7)]
+    return _Pay(_vector(win, push, loss, 0, 0, 0, 1, outcomes=mask), None, 0.0, 0, 0, 0, (0, 0), 0)
+
+
 IntArray = npt.NDArray[np.int64]
 
 # -- tables ---------------------------------------------------------------------------------------------------
@@ -593,8 +614,9 @@ class Analyser:
         """The chance that the box wins, pushes or loses a round played as ``analysis`` played it, as the
         streak bet counts results (BJ 13.5: blackjack, even money, the five-card claim and the special bonus
         win; surrender loses). Exact for rounds without a split; a split round's result (BJ 16.7: more hands
-        won than lost) is taken from two hands with the split hands' exact chances of winning and losing,
-        drawn independently — the one approximation, checked by simulation."""
+        won than lost) is taken from two hands with the split hands' exact chances of each result against each
+        dealer outcome, independent once the dealer's outcome is known — the one approximation, checked by
+        simulation (:mod:`croupier.analysis.simulate`)."""
         table = _hand_table()
         everything = np.ones(len(table.hc), np.bool_)
         win = loss = 0.0
@@ -621,18 +643,42 @@ class Analyser:
                 ways = base[a - 1] * (base[a - 1] - 1) if a == b else 2 * base[a - 1] * base[b - 1]
                 prob = result.probability * ways / (left * (left - 1))
                 if choice == "split":
-                    hands = self.split_value(uc, a, plan, HANDS)
-                    w = self.split_value(uc, a, plan, WIN) / hands
-                    lose = self.split_value(uc, a, plan, LOSS) / hands
-                    push = 1 - w - lose
-                    q = uc.q(base - table.hc[table.of((a, b))])
-                    joint = (1 - q) if uc.peek else 1.0
-                    win += prob * joint * (w * w + 2 * w * push)
-                    loss += prob * (joint * (lose * lose + 2 * lose * push) + (q if uc.peek else 0.0))
+                    box_win, box_loss = self._split_result(uc, a, plan)
+                    win += prob * box_win
+                    loss += prob * box_loss
                 else:
                     win += prob * per_pay[0][(a, b)]
                     loss += prob * per_pay[1][(a, b)]
         return {"win": float(win), "push": float(1 - win - loss), "loss": float(loss)}
+
+    def _split_result(self, uc: _UpCard, pair: int, plan: _Plan) -> tuple[float, float]:
+        """The chance that a split box wins and loses (BJ 13.5.5: more hands won than lost), from two split
+        hands whose exact chances of each result against each dealer outcome are combined as if the hands
+        were independent once the dealer's outcome is known (the dealer is what ties them together)."""
+        shoe = uc.base.copy()
+        shoe[pair - 1] -= 2
+        q = uc.q(shoe)
+        dealer = k.dealer_dist(shoe, *uc.seq)
+        noted = dealer[:6] / dealer[:6].sum()  # the dealer's outcome, given no blackjack
+        by_outcome = [
+            [self.split_value(uc, pair, plan, _split_hand_pay(*counts, outcome)) for counts in _ONE_HOT]
+            for outcome in range(6)
+        ]
+        free_win = self.split_value(uc, pair, plan, _split_hand_pay(1, 0, 0, None))
+        free_loss = self.split_value(uc, pair, plan, _split_hand_pay(0, 0, 1, None))
+        hands = sum(sum(row) for row in by_outcome) + free_win + free_loss
+        win = loss = 0.0
+        for o in range(6):
+            if noted[o] <= 0:
+                continue
+            w = by_outcome[o][0] / (hands * noted[o]) + free_win / hands
+            p = by_outcome[o][1] / (hands * noted[o])
+            lose = by_outcome[o][2] / (hands * noted[o]) + free_loss / hands
+            norm = w + p + lose
+            w, p, lose = w / norm, p / norm, lose / norm
+            win += noted[o] * (w * w + 2 * w * p)
+            loss += noted[o] * (lose * lose + 2 * lose * p)
+        return (1 - q) * win, (1 - q) * loss + q
 
     def first_options(
         self,
@@ -826,13 +872,14 @@ def basic_strategy(rules: BlackjackRules, shoe: Sequence[int] | None = None, ana
             # the first two cards: double, surrender, split, with the values of the table above
             provisional = Chart(hard=hard_tab, soft=soft_tab, split=split, five_card=five)
             plan, values = an.chart_plan(uc, provisional)
+            split_values: dict[int, float] = {}
             for a in range(1, 11):
                 for b in range(a, 11):
                     if (a, b, 0) not in values or (a, b) == (1, 10):
                         continue
                     h2 = table.of((a, b))
                     total, is_soft = int(totals[h2]), bool(soft_mask[h2])
-                    options = an.first_options(uc, plan, values, (a, b), splits={})
+                    options = an.first_options(uc, plan, values, (a, b), splits=split_values)
                     played = options["hit"] if hits[h2] else options["stand"]
                     options_gain = {name: v - played for name, v in options.items()}
                     if a == b:
@@ -863,7 +910,7 @@ def basic_strategy(rules: BlackjackRules, shoe: Sequence[int] | None = None, ana
                                 a != b and (sur_soft if is_soft else sur_hard)[total, up]
                             ):
                                 continue
-                            options = an.first_options(uc, plan, values, (a, b), splits={})
+                            options = an.first_options(uc, plan, values, (a, b), splits=split_values)
                             if "double" not in options:
                                 continue
                             seen = True
