@@ -37,6 +37,8 @@ scenarios: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/bench_engines.py
 	$(BIN)/python bench/bench_blackjack.py
+	$(BIN)/python bench/bench_ca.py
+	$(BIN)/python bench/bench_simulate.py
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -72,6 +72,11 @@ def edge_rich_tables(report: dict[str, Any]) -> list[Table]:
     main.add_row("decks", str(report["decks"]))
     if report.get("insurance_value") is not None:
         main.add_row("insurance, per unit insured (full shoe)", f"{report['insurance_value']:+.6f}")
+    for up, figures in report.get("even_money", {}).items():
+        main.add_row(
+            f"blackjack against {up}: keep / even money",
+            f"{figures['keep']:+.4f} / {figures['take']:+.4f} ({figures['decision']})",
+        )
     main.add_row("computed in", f"{report['seconds']:.2f} s")
     tables = [main]
     ups = Table(title="Expected value by the dealer's up card")

@@ -102,6 +102,15 @@ def edge_report(rules: BlackjackRules, strategy: Strategy = "cd", *, side_bets: 
         "seconds": round(analysis.seconds, 4),
         "by_up_card": {("A" if r.up == 1 else str(r.up)): r.ev for r in analysis.by_up},
         "insurance_value": next((r.insurance for r in analysis.by_up if r.up == 1), None),
+        "even_money": {
+            ("A" if r.up == 1 else "10"): {
+                "keep": r.values[(1, 10)]["keep"],
+                "take": r.values[(1, 10)]["even_money"],
+                "decision": "take" if r.decisions[(1, 10)] == "even_money" else "keep",
+            }
+            for r in analysis.by_up
+            if (1, 10) in r.values and "even_money" in r.values[(1, 10)]
+        },
     }
     del chart
     if side_bets:
