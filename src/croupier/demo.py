@@ -191,3 +191,13 @@ def run_demo(console: Console, *, rounds: int = 5, players: int = 4, seed: int |
     console.rule("[bold]Exact odds[/bold] (croupier odds roulette|sicbo)")
     console.print(odds_rich_table("Roulette: exact odds per unit staked", roulette_odds(roulette.rules)))
     console.print(odds_rich_table("Sic Bo: exact odds per unit staked", sicbo_odds(sicbo.rules)))
+    try:
+        from croupier.analysis.blackjack_math import edge_report
+    except ModuleNotFoundError:  # the engine alone, without the math extra
+        return
+    from croupier.blackjack.rules import MACAU_TYPICAL
+    from croupier.display import edge_rich_tables
+
+    console.rule("[bold]Blackjack's exact house edge[/bold] (croupier edge blackjack --preset macau --side-bets)")
+    for table in edge_rich_tables(edge_report(MACAU_TYPICAL, side_bets=True)):
+        console.print(table)

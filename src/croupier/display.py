@@ -79,10 +79,10 @@ def edge_rich_tables(report: dict[str, Any]) -> list[Table]:
         )
     main.add_row("computed in", f"{report['seconds']:.2f} s")
     tables = [main]
-    ups = Table(title="Expected value by the dealer's up card")
+    ups = Table(title="Expected net by the dealer's up card, % of the bet")
     for up in report["by_up_card"]:
         ups.add_column(up, justify="right")
-    ups.add_row(*(f"{v:+.3f}" for v in report["by_up_card"].values()))
+    ups.add_row(*(f"{v * 100:+.1f}%" for v in report["by_up_card"].values()))
     tables.append(ups)
     if "side_bets" in report:
         side = Table(title="Side bets (exact unless marked)")
