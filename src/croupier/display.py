@@ -79,10 +79,11 @@ def edge_rich_tables(report: dict[str, Any]) -> list[Table]:
         )
     main.add_row("computed in", f"{report['seconds']:.2f} s")
     tables = [main]
-    ups = Table(title="Expected net by the dealer's up card, % of the bet")
-    for up in report["by_up_card"]:
-        ups.add_column(up, justify="right")
-    ups.add_row(*(f"{v * 100:+.1f}%" for v in report["by_up_card"].values()))
+    ups = Table(title="By the dealer's up card")
+    ups.add_column("up card")
+    ups.add_column("expected net per unit", justify="right")
+    for up, value in report["by_up_card"].items():
+        ups.add_row(up, f"{value:+.6f}")
     tables.append(ups)
     if "side_bets" in report:
         side = Table(title="Side bets (exact unless marked)")
