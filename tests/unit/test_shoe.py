@@ -233,3 +233,18 @@ class TestComposition:
         assert sum(comp.values()) == shoe.remaining == shoe.size - n
         for rank in RANKS:
             assert comp[rank] + sum(c.rank is rank for c in out) == 4 * decks
+
+
+def test_a_restocked_shoe_ends_the_shoe_so_the_next_round_starts_fresh() -> None:
+    # BJ 2.2: a shoe that ran out mid-round was restocked from its discards; the round in play is the last.
+    shoe = Shoe(1, SeededRandom(1), cards_behind_cut=13)
+    for _ in range(52):
+        shoe.draw()
+    in_play = shoe._order[-3:]
+    shoe.restock(in_play)
+    assert shoe.cut_card_out
+    state = shoe.snapshot()
+    shoe.shuffle()
+    assert not shoe.cut_card_out
+    shoe.restore(state)
+    assert shoe.cut_card_out

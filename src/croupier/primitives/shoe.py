@@ -95,6 +95,7 @@ class Shoe:
         self._order: list[Card] = []  # the shuffled shoe, random sources only
         self._left: Counter[Card] = Counter()
         self._dealt = 0
+        self._restocked = False
         self._burned: list[Card] = []
         self.shuffle()
 
@@ -155,7 +156,7 @@ class Shoe:
     @property
     def cut_card_out(self) -> bool:
         """True once the first card behind the cut card is out: the current round is the last (BJ 2.2)."""
-        return self._dealt >= self.cut_card_position
+        return self._restocked or self._dealt >= self.cut_card_position
 
     def composition(self) -> dict[Rank, int]:
         """How many cards of each rank are still in the shoe."""
@@ -175,6 +176,7 @@ class Shoe:
         cards = deck() * self._decks
         self._left = Counter(cards)
         self._dealt = 0
+        self._restocked = False
         self._burned = []
         if self._shuffler is not None:
             self._shuffler.shuffle(cards)
@@ -231,17 +233,19 @@ class Shoe:
         self._order = [*in_play, *cards]
         self._dealt = len(in_play)
         self._burned = []
+        self._restocked = True
 
     def snapshot(self) -> tuple[object, ...]:
         """The shoe's state, for undoing a refused action (see :meth:`restore`)."""
-        return (Counter(self._left), self._dealt, list(self._burned), self._order)
+        return (Counter(self._left), self._dealt, list(self._burned), self._order, self._restocked)
 
     def restore(self, state: tuple[object, ...]) -> None:
         """Go back to a :meth:`snapshot`."""
-        left, dealt, burned, order = state
-        assert isinstance(left, Counter) and isinstance(dealt, int)
+        left, dealt, burned, order, restocked = state
+        assert isinstance(left, Counter) and isinstance(dealt, int) and isinstance(restocked, bool)
         assert isinstance(burned, list) and isinstance(order, list)
         self._left, self._dealt, self._burned, self._order = left, dealt, burned, order
+        self._restocked = restocked
 
     def _peek_order(self) -> list[Card]:
         """The cards still in a random shoe, top first. For tests only: play never looks ahead."""
