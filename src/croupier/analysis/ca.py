@@ -86,6 +86,25 @@ HANDS = _Pay(_vector(1, 1, 1, 1, 1, 1, 1), (1, 1, 1, 1), 1.0, 1.0, 0.0, 0.0, (1.
 
 
 _ONE_HOT = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+MAJORITY_HANDS = 8
+"""Split rounds of more hands are counted as of this many for the streak result (their chance is negligible)."""
+
+
+@lru_cache(maxsize=4096)
+def _majority(hands: int, win: float, push: float, loss: float) -> tuple[float, float]:
+    """The chance that more of ``hands`` independent hands win than lose, and that more lose than win."""
+    hands = min(hands, MAJORITY_HANDS)
+    more_won = more_lost = 0.0
+    for won in range(hands + 1):
+        for lost in range(hands - won + 1):
+            pushed = hands - won - lost
+            ways = comb(hands, won) * comb(hands - won, lost)
+            chance = ways * win**won * loss**lost * push**pushed
+            if won > lost:
+                more_won += chance
+            elif lost > won:
+                more_lost += chance
+    return more_won, more_lost
 
 
 def _split_hand_pay(win: float, push: float, loss: float, outcome: int | None) -> _Pay:
@@ -294,6 +313,9 @@ class UpCardResult:
     ev: float
     decisions: dict[tuple[int, int], str] = field(default_factory=dict)
     values: dict[tuple[int, int], dict[str, float]] = field(default_factory=dict)
+    cases: dict[tuple[int, int], list[tuple[float, bool, float | None, str]]] = field(default_factory=dict)
+    """For each two-card hand: (probability, a pair?, cards of the pair's rank left, decision) — more than one
+    case only for two ten-value cards split by rank."""
     insurance: float | None = None
 
 
@@ -380,7 +402,7 @@ class _UpCard:
         return float(s), float(hit), float(dbl)
 
 
-def _falling(n: int, m: int) -> float:
+def _falling(n: float, m: int) -> float:
     out = 1.0
     for i in range(m):
         out *= n - i
@@ -448,9 +470,15 @@ class Analyser:
 
     # -- the split ---------------------------------------------------------------------------------------------
 
-    def split_value(self, uc: _UpCard, pair: int, plan: _Plan, pay: _Pay = EV) -> float:
+    def split_value(
+        self, uc: _UpCard, pair: int, plan: _Plan, pay: _Pay = EV, pair_cards: float | None = None
+    ) -> float:
         """The exact value of splitting a pair of value ``pair`` against ``uc``'s up card, every split hand
-        played by ``plan`` (see the module's docstring), with the dealer-blackjack branch without a hole card."""
+        played by ``plan`` (see the module's docstring), with the dealer-blackjack branch without a hole card.
+
+        ``pair_cards``: for ten-value cards split by rank (BJ 16 Reading), how many cards of the pair's rank
+        are left after the pair; the other ten-value cards then give a split hand its second card without a
+        resplit."""
         t = self.terms
         table = uc.table
         p = pair - 1
@@ -459,9 +487,9 @@ class Analyser:
         shoe_after[p] -= 2
         if shoe_after[p] < 0:
             return -np.inf
-        pairs_left = int(shoe_after[p])
+        pairs_left: float = int(shoe_after[p]) if pair_cards is None else pair_cards
         total_left = int(shoe_after.sum())
-        most = min(max(2 * limit - 4, 0), pairs_left)
+        most = min(max(2 * limit - 4, 0), int(pairs_left))
         v_other = np.zeros(most + 1)
         v_any = np.zeros(most + 1)
         zeros = np.zeros_like(uc.d_all)
@@ -495,7 +523,9 @@ class Analyser:
                     value += variant[0] * (s if decision == k.D_STAND else hit if decision == k.D_HIT else dbl)
                 weight = shoe_n[o] / total_n
                 if other == pair:
-                    v_any[n] += weight * value
+                    same_rank = (pairs_left - n) / total_n
+                    v_any[n] += same_rank * value
+                    v_other[n] += (weight - same_rank) * value  # ten-value cards of other ranks
                 else:
                     v_other[n] += weight * value
             v_any[n] += v_other[n]
@@ -625,7 +655,7 @@ class Analyser:
             plan, _ = self.cd_plan(uc) if analysis.chart is None else self.chart_plan(uc, analysis.chart)
             base = uc.base
             left = int(base.sum())
-            per_pay: list[dict[tuple[int, int], float]] = []
+            per_pay: list[dict[tuple[int, int, int], float]] = []
             for pay in (WIN, LOSS):
                 stand_b, _, bust_b, _ = uc.normal_b(pay)
                 cont = k.fixed_pass(
@@ -633,39 +663,47 @@ class Analyser:
                     uc.x, uc.peek, plan.dec, everything, stand_b, bust_b, pay.pay,
                 )  # fmt: skip
                 values = self._two_card_values(uc, cont, uc.d_all, pay)
-                chosen: dict[tuple[int, int], float] = {}
-                for (a, b), choice in result.decisions.items():
-                    if choice != "split":
-                        no_split = {a: 0.0}  # the split's value is not needed here
-                        chosen[(a, b)] = self.first_options(uc, plan, values, (a, b), splits=no_split, pay=pay)[choice]
+                chosen: dict[tuple[int, int, int], float] = {}
+                for (a, b), cases in result.cases.items():
+                    for i, (_, _, _, choice) in enumerate(cases):
+                        if choice != "split":
+                            options = self.first_options(
+                                uc, plan, values, (a, b), splits={}, pay=pay, allow_split=False
+                            )
+                            chosen[(a, b, i)] = options[choice]
                 per_pay.append(chosen)
-            for (a, b), choice in result.decisions.items():
+            for (a, b), cases in result.cases.items():
                 ways = base[a - 1] * (base[a - 1] - 1) if a == b else 2 * base[a - 1] * base[b - 1]
                 prob = result.probability * ways / (left * (left - 1))
-                if choice == "split":
-                    box_win, box_loss = self._split_result(uc, a, plan)
-                    win += prob * box_win
-                    loss += prob * box_loss
-                else:
-                    win += prob * per_pay[0][(a, b)]
-                    loss += prob * per_pay[1][(a, b)]
+                for i, (weight, _, pair_cards, choice) in enumerate(cases):
+                    if choice == "split":
+                        box_win, box_loss = self._split_result(uc, a, plan, pair_cards)
+                        win += prob * weight * box_win
+                        loss += prob * weight * box_loss
+                    else:
+                        win += prob * weight * per_pay[0][(a, b, i)]
+                        loss += prob * weight * per_pay[1][(a, b, i)]
         return {"win": float(win), "push": float(1 - win - loss), "loss": float(loss)}
 
-    def _split_result(self, uc: _UpCard, pair: int, plan: _Plan) -> tuple[float, float]:
-        """The chance that a split box wins and loses (BJ 13.5.5: more hands won than lost), from two split
-        hands whose exact chances of each result against each dealer outcome are combined as if the hands
-        were independent once the dealer's outcome is known (the dealer is what ties them together)."""
+    def _split_result(
+        self, uc: _UpCard, pair: int, plan: _Plan, pair_cards: float | None = None
+    ) -> tuple[float, float]:
+        """The chance that a split box wins and loses (BJ 13.5.5: more hands won than lost): the exact chance of
+        each number of hands, and each hand's exact chances of each result against each dealer outcome,
+        combined as if the hands were independent once the dealer's outcome is known (the dealer is what ties
+        them together)."""
         shoe = uc.base.copy()
         shoe[pair - 1] -= 2
         q = uc.q(shoe)
+        counts = self._hand_counts(pair, shoe, pair_cards)
         dealer = k.dealer_dist(shoe, *uc.seq)
         noted = dealer[:6] / dealer[:6].sum()  # the dealer's outcome, given no blackjack
         by_outcome = [
-            [self.split_value(uc, pair, plan, _split_hand_pay(*counts, outcome)) for counts in _ONE_HOT]
+            [self.split_value(uc, pair, plan, _split_hand_pay(*counts, outcome), pair_cards) for counts in _ONE_HOT]
             for outcome in range(6)
         ]
-        free_win = self.split_value(uc, pair, plan, _split_hand_pay(1, 0, 0, None))
-        free_loss = self.split_value(uc, pair, plan, _split_hand_pay(0, 0, 1, None))
+        free_win = self.split_value(uc, pair, plan, _split_hand_pay(1, 0, 0, None), pair_cards)
+        free_loss = self.split_value(uc, pair, plan, _split_hand_pay(0, 0, 1, None), pair_cards)
         hands = sum(sum(row) for row in by_outcome) + free_win + free_loss
         win = loss = 0.0
         for o in range(6):
@@ -676,9 +714,24 @@ class Analyser:
             lose = by_outcome[o][2] / (hands * noted[o]) + free_loss / hands
             norm = w + p + lose
             w, p, lose = w / norm, p / norm, lose / norm
-            win += noted[o] * (w * w + 2 * w * p)
-            loss += noted[o] * (lose * lose + 2 * lose * p)
+            for hands_dealt, chance in counts.items():
+                box_win, box_loss = _majority(hands_dealt, w, p, lose)
+                win += noted[o] * chance * box_win
+                loss += noted[o] * chance * box_loss
         return (1 - q) * win, (1 - q) * loss + q
+
+    def _hand_counts(self, pair: int, shoe: IntArray, pair_cards: float | None) -> dict[int, float]:
+        """The chance that a split of ``pair`` ends with each number of hands (the player resplitting whenever
+        allowed), ``shoe`` being what is left after the pair and the up card."""
+        limit = self.terms.hands if (pair != 1 or self.terms.resplit_aces) else 2
+        pairs = float(shoe[pair - 1]) if pair_cards is None else pair_cards
+        total = float(shoe.sum())
+        below, _ = _patterns(limit)
+        out: dict[int, float] = {}
+        for h, orders in below.items():
+            out[h] = orders * _falling(pairs, h - 2) * _falling(total - pairs, h) / _falling(total, 2 * h - 2)
+        out[limit] = max(0.0, 1.0 - sum(out.values()))
+        return out
 
     def first_options(
         self,
@@ -687,11 +740,14 @@ class Analyser:
         values: dict[tuple[int, int, int], tuple[float, float, float]],
         cards: tuple[int, int],
         *,
-        splits: dict[int, float],
+        splits: dict[tuple[int, float | None], float],
         pay: _Pay = EV,
+        allow_split: bool = True,
+        pair_cards: float | None = None,
     ) -> dict[str, float]:
         """The value of every first decision the rules allow on the box's first two cards ``a``, ``b``
-        (including the dealer-blackjack branch under the peek)."""
+        (including the dealer-blackjack branch under the peek). ``allow_split`` and ``pair_cards`` say whether
+        two ten-value cards are a pair by rank and how many of that rank are left (:meth:`ten_pair_cases`)."""
         t = self.terms
         up = uc.up
         a, b = cards
@@ -711,10 +767,13 @@ class Analyser:
                 options["double"] = options.get("double", 0.0) + variant[0] * dbl
         if t.surrender and up != 1:
             options["surrender"] = float(k._terminal(pay.surrender, pay.surrender, q, uc.peek))
-        if a == b and uc.base[a - 1] >= 2:
-            if a not in splits:
-                splits[a] = self.split_value(uc, a, plan, pay)
-            options["split"] = splits[a]
+        if a == b and uc.base[a - 1] >= 2 and allow_split:
+            if a == 10 and t.by_rank and pair_cards is None:
+                pair_cards = self.shoe[9] / 4 - 2  # the usual case: the up card is not of the pair's rank
+            key = (a, pair_cards)
+            if key not in splits:
+                splits[key] = self.split_value(uc, a, plan, pay, pair_cards)
+            options["split"] = splits[key]
         if uc.peek:
             options = {name: v + pay.peek_bj * q for name, v in options.items()}  # the peeked blackjack
         return options
@@ -727,7 +786,7 @@ class Analyser:
         left = int(base.sum())
         result = UpCardResult(up=up, probability=0.0, ev=0.0)
         plan, values = self.cd_plan(uc) if chart is None else self.chart_plan(uc, chart)
-        splits: dict[int, float] = {}
+        splits: dict[tuple[int, float | None], float] = {}
         ev = 0.0
         for a in range(1, 11):
             for b in range(a, 11):
@@ -737,19 +796,45 @@ class Analyser:
                 prob = ways / (left * (left - 1))
                 if prob == 0:
                     continue
-                options = self.first_options(uc, plan, values, (a, b), splits=splits)
-                choice = self._choose(uc, chart, a, b, options)
-                value = options[choice]
+                value = 0.0
+                for weight, allow, pair_cards in self.ten_pair_cases(a, b, up):
+                    options = self.first_options(
+                        uc, plan, values, (a, b), splits=splits, allow_split=allow, pair_cards=pair_cards
+                    )
+                    choice = self._choose(uc, chart, a, b, options)
+                    value += weight * options[choice]
+                    result.cases.setdefault((a, b), []).append((weight, allow, pair_cards, choice))
+                    if allow:  # the decision shown for the pair is the one on a pair
+                        result.decisions[(a, b)] = choice
+                        result.values[(a, b)] = options
                 q = uc.q(base - uc.table.hc[uc.table.of((a, b))])
                 if up == 1 and (a, b) != (1, 10) and chart is None and 3 * q - 1 > 0:
                     value += t.insurance_limit * (3 * q - 1)  # insure when it pays (BJ 12)
-                result.decisions[(a, b)] = choice
-                result.values[(a, b)] = options
                 ev += prob * value
         if up == 1:
             result.insurance = 3 * uc.q(base) - 1
         result.ev = ev
         return result
+
+    def ten_pair_cases(self, a: int, b: int, up: int) -> list[tuple[float, bool, float | None]]:
+        """(probability, a pair?, cards of the pair's rank left) for the box's first two cards: two ten-value
+        cards are a pair only when of one rank (BJ 16 Reading, ``split_pair_by = rank``); the ranks are
+        exchangeable, so a rank holds a quarter of the shoe's ten-value cards, and an up card of the same
+        rank leaves one fewer."""
+        if (a, b) != (10, 10) or not self.terms.by_rank:
+            return [(1.0, True, None)]
+        tens = self.shoe[9]
+        rank = tens / 4
+        if up != 10:
+            same = (rank - 1) / (tens - 1)
+            return [(same, True, max(rank - 2, 0.0)), (1 - same, False, None)]
+        with_up = (rank - 1) / (tens - 1) * (rank - 2) / (tens - 2)
+        without_up = (1 - (rank - 1) / (tens - 1)) * (rank - 1) / (tens - 2)
+        return [
+            (with_up, True, max(rank - 3, 0.0)),
+            (without_up, True, max(rank - 2, 0.0)),
+            (1 - with_up - without_up, False, None),
+        ]
 
     def _choose(self, uc: _UpCard, chart: Chart | None, a: int, b: int, options: dict[str, float]) -> str:
         if chart is None:
@@ -872,7 +957,7 @@ def basic_strategy(rules: BlackjackRules, shoe: Sequence[int] | None = None, ana
             # the first two cards: double, surrender, split, with the values of the table above
             provisional = Chart(hard=hard_tab, soft=soft_tab, split=split, five_card=five)
             plan, values = an.chart_plan(uc, provisional)
-            split_values: dict[int, float] = {}
+            split_values: dict[tuple[int, float | None], float] = {}
             for a in range(1, 11):
                 for b in range(a, 11):
                     if (a, b, 0) not in values or (a, b) == (1, 10):
