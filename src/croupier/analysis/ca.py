@@ -18,17 +18,21 @@ How it is exact
   each hand's value depends on the other hands only through the cards they take, so, reordering unseen
   cards, the split is a sum over the patterns of pair cards and other cards dealt as the hands' second cards,
   and each pattern's "not a pair card" conditions expand by inclusion-exclusion into values of one hand from
-  shoes with ``n`` more pair cards removed (:func:`_split_value`). Resplits to ``split_hands_limit`` and
+  shoes with ``n`` more pair cards removed (:meth:`Analyser.split_value`). Resplits to ``split_hands_limit`` and
   resplit aces follow the rules; the player resplits whenever allowed.
 * The special bonus (BJ 15) needs suits: a hand's two cards of different ranks are of one suit with
   probability 1/4 and a third card of a given rank is of that suit with probability 1/4 (suits are
   exchangeable within a rank; the up card's suit is not used).
+* Two ten-value cards are a pair only when of one rank (``split_pair_by = rank``): the ranks are
+  exchangeable, so each case — a pair or not, an up card of the pair's rank or not — is valued with its exact
+  count of cards of the pair's rank (:meth:`Analyser.ten_pair_cases`).
 
 Stated approximations (each below 1e-6 of a unit for six or eight decks): a split round in which the dealer
 has a blackjack and *every* split hand was already settled as a win at once is counted as losing the original
-bet; with ``busted_stakes_on_dealer_blackjack = lost`` a busted split hand against a dealer blackjack loses as
-under ``refunded``; pairs of ten-value cards split by rank are valued as if split by value. The shoe is
-assumed never to run out within a round.
+bet; with ``busted_stakes_on_dealer_blackjack = lost`` busted split hands against a dealer blackjack lose as
+under ``refunded`` (the two differ only when two split hands, or a doubled one, bust). The shoe is assumed
+never to run out within a round. The chances of a round's result for the streak bet (:meth:`Analyser.results`)
+are exact but for split rounds, whose hands are taken as independent once the dealer's outcome is known.
 """
 
 from __future__ import annotations
