@@ -103,6 +103,19 @@ def _stand(d: Any, total: int, stake: float, bj_loss: float, peek: bool, pay: An
 
 
 @njit
+def _left_after(base: Any, hc: Any, h: int, r: Any) -> int:
+    """Fill ``r`` with the shoe ``base`` less hand ``h``; the cards left, or -1 if the shoe cannot hold it."""
+    total = 0
+    ok = True
+    for v in range(10):
+        r[v] = base[v] - hc[h, v]
+        if r[v] < 0:
+            ok = False
+        total += r[v]
+    return total if ok else -1
+
+
+@njit
 def hand_total(hard: int, ace: bool) -> int:
     return hard + 10 if ace and hard <= 11 else hard
 
@@ -141,14 +154,8 @@ def optimal_pass(
         h = order_desc[idx]
         if ncards[h] < min_cards:
             continue
-        ok = True
-        total = 0
-        for v in range(10):
-            r[v] = base[v] - hc[h, v]
-            if r[v] < 0:
-                ok = False
-            total += r[v]
-        if not ok or total < 1:
+        total = _left_after(base, hc, h, r)
+        if total < 1:
             continue
         d = dealer_dist(r, seq_coef, seq_len, seq_out, seq_start, seq_v, seq_m)
         d_all[h] = d
@@ -213,14 +220,8 @@ def fixed_pass(
         h = order_desc[idx]
         if not reach[h] or ncards[h] < 3:
             continue
-        ok = True
-        total = 0
-        for v in range(10):
-            r[v] = base[v] - hc[h, v]
-            if r[v] < 0:
-                ok = False
-            total += r[v]
-        if not ok or total < 1:
+        total = _left_after(base, hc, h, r)
+        if total < 1:
             val[h] = 0.0  # a hand that cannot be dealt from this shoe has no weight
             continue
         choice = dec[h]
