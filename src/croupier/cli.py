@@ -255,6 +255,13 @@ def _blackjack_rules(name: str, preset: str | None, path: Path | None, decks: in
         raise _fail(exc) from None
 
 
+def _shoe_counts(text: str) -> list[int]:
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 10 or not all(p.lstrip("-").isdigit() for p in parts):
+        raise InvalidRules([f"--shoe {text!r} must be 10 whole numbers: the counts of aces, 2-9 and ten-value cards"])
+    return [int(p) for p in parts]
+
+
 DecksOpt = Annotated[int | None, typer.Option("--decks", help="Override the rules' number of decks (BJ 1).")]
 StrategyOpt = Annotated[
     str, typer.Option("--strategy", help="cd: composition-dependent; td: the basic-strategy chart for the shoe.")
@@ -273,6 +280,10 @@ def edge(
     effects: Annotated[
         bool, typer.Option("--effects", help="Add the change in edge from flipping each option.")
     ] = False,
+    shoe: Annotated[
+        str | None,
+        typer.Option("--shoe", help="Card counts instead of decks: aces, 2-9, ten-values (e.g. 4,4,4,4,4,4,4,4,4,16)."),
+    ] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Blackjack's exact house edge (combinatorial analysis) for a rules file or preset, per unit of the initial bet."""
@@ -282,7 +293,8 @@ def edge(
     except ModuleNotFoundError as exc:
         raise _fail(ValueError(f"croupier edge needs the math extra ({exc.name} is missing)")) from None
     try:
-        report = edge_report(table_rules, strategy, side_bets=side_bets)  # type: ignore[arg-type]
+        counts = _shoe_counts(shoe) if shoe is not None else None
+        report = edge_report(table_rules, strategy, side_bets=side_bets, shoe=counts)  # type: ignore[arg-type]
         if effects:
             report["rule_effects"] = [
                 {"option": e.option, "from": e.before, "to": e.after, "rule": e.rule,

@@ -57,8 +57,8 @@ def test_edge_side_bets_give_exact_fractions_where_exact() -> None:
     assert side["perfect_pairs"]["house_edge"] == str(_pp_edge_8_decks())
     for level in range(2, 6):
         assert 0 < side[f"streak_{level}"]["house_edge_pct"] < 100
-    results = side["streak_results"]
-    assert sum(results.values()) == pytest.approx(1)
+    assert "streak_results" not in side  # every key of side_bets is a bet
+    assert sum(report["streak_results"].values()) == pytest.approx(1)
 
 
 def _pp_edge_8_decks() -> Fraction:
@@ -75,6 +75,10 @@ def _pp_edge_8_decks() -> Fraction:
         (["edge", "blackjack", "--strategy", "xx"], "strategy must be"),
         (["edge", "blackjack", "--preset", "nope"], "nope"),
         (["strategy", "sicbo"], "croupier odds sicbo"),
+        (["edge", "blackjack", "--shoe", "4,4,-1"], "must be 10 whole numbers"),
+        (["edge", "blackjack", "--shoe", "4,4,4,4,4,4,4,4,4,-16"], "whole number ≥ 0, not -16"),
+        (["edge", "blackjack", "--shoe", "0,0,0,0,0,0,0,0,0,0"], "the shoe is empty"),
+        (["edge", "blackjack", "--shoe", "4,4,4,4,4,4,4,4,4,16", "--side-bets"], "leave out --shoe"),
         (["strategy", "blackjack", "--png", "/no/such/folder/chart.png"], "does not exist"),
     ],
 )
@@ -83,6 +87,22 @@ def test_bad_input_exits_2_with_a_clear_message(args: list[str], message: str) -
     assert result.exit_code == 2
     assert message in " ".join(result.output.split())
     assert "Traceback" not in result.output
+
+
+def test_an_impossible_option_mix_is_refused_with_every_problem(tmp_path: Path) -> None:
+    path = write(tmp_path, "bad.toml", 'game = "blackjack"\nbox_control = 2\nmax_bettors_per_box = 5\ndecks = -1\n')
+    result = invoke("edge", "blackjack", "--rules", str(path))
+    assert result.exit_code == 2
+    text = " ".join(result.output.split())
+    assert "decks" in text and "max_bettors_per_box" in text
+    assert "Traceback" not in result.output
+
+
+def test_edge_of_explicit_card_counts() -> None:
+    report = json.loads(invoke("edge", "blackjack", "--shoe", "4,4,4,4,4,4,4,4,4,16", "--json").output)
+    assert report["shoe"] == [4, 4, 4, 4, 4, 4, 4, 4, 4, 16]
+    one_deck = json.loads(invoke("edge", "blackjack", "--decks", "1", "--json").output)
+    assert report["ev"] == pytest.approx(one_deck["ev"], abs=1e-15)
 
 
 def test_strategy_prints_the_chart_and_draws_it(tmp_path: Path) -> None:

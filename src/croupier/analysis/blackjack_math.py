@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -31,17 +31,19 @@ from croupier.blackjack.rules import (
 from croupier.errors import CroupierError, InvalidRules
 
 
-def analyse_main_bet(rules: BlackjackRules, strategy: Strategy = "cd") -> tuple[Analysis, Chart | None, Analyser]:
+def analyse_main_bet(
+    rules: BlackjackRules, strategy: Strategy = "cd", shoe: Sequence[int] | None = None
+) -> tuple[Analysis, Chart | None, Analyser]:
     """The main bet's exact analysis, composition-dependent or by the total-dependent chart for the shoe."""
     if strategy not in ("cd", "td"):
         raise InvalidRules(
             [f"strategy must be 'cd' (composition-dependent) or 'td' (basic strategy), not {strategy!r}"]
         )
-    analyser = Analyser(rules)
+    analyser = Analyser(rules, shoe)
     if strategy == "cd":
         return analyser.analyse(), None, analyser
     started = time.perf_counter()
-    chart = basic_strategy(rules, analyser=analyser)
+    chart = basic_strategy(rules, shoe, analyser=analyser)
     analysis = analyser.analyse(chart)
     analysis.seconds = time.perf_counter() - started
     return analysis, chart, analyser
@@ -86,19 +88,25 @@ def side_bet_figures(rules: BlackjackRules, analysis: Analysis, analyser: Analys
     results = analyser.results(analysis)
     for level, odds in zip(range(2, 6), streak_odds(rules, results["win"], results["push"]), strict=True):
         out[f"streak_{level}"] = {**_edge(odds.house_edge, exact=False), "rule": odds.rule}
-    out["streak_results"] = {name: float(p) for name, p in results.items()}
     return out
 
 
-def edge_report(rules: BlackjackRules, strategy: Strategy = "cd", *, side_bets: bool = False) -> dict[str, Any]:
-    """What ``croupier edge blackjack --json`` prints."""
-    analysis, chart, analyser = analyse_main_bet(rules, strategy)
+def edge_report(
+    rules: BlackjackRules,
+    strategy: Strategy = "cd",
+    *,
+    side_bets: bool = False,
+    shoe: Sequence[int] | None = None,
+) -> dict[str, Any]:
+    """What ``croupier edge blackjack --json`` prints (``shoe``: card counts instead of ``rules.decks`` decks)."""
+    analysis, chart, analyser = analyse_main_bet(rules, strategy, shoe)
     report: dict[str, Any] = {
         "game": "blackjack",
         "ev": analysis.ev,
         "house_edge_pct": analysis.house_edge * 100,
         "strategy": strategy,
-        "decks": rules.decks,
+        "decks": rules.decks if shoe is None else sum(shoe) / 52,
+        "shoe": list(analysis.composition),
         "seconds": round(analysis.seconds, 4),
         "by_up_card": {("A" if r.up == 1 else str(r.up)): r.ev for r in analysis.by_up},
         "insurance_value": next((r.insurance for r in analysis.by_up if r.up == 1), None),
@@ -114,7 +122,10 @@ def edge_report(rules: BlackjackRules, strategy: Strategy = "cd", *, side_bets: 
     }
     del chart
     if side_bets:
+        if shoe is not None:
+            raise InvalidRules(["the side bets are computed for the rules' decks; leave out --shoe with --side-bets"])
         report["side_bets"] = side_bet_figures(rules, analysis, analyser)
+        report["streak_results"] = analyser.results(analysis)
     return report
 
 
