@@ -116,6 +116,24 @@ def _left_after(base: Any, hc: Any, h: int, r: Any) -> int:
 
 
 @njit
+def _hit(r: Any, total: int, child: Any, h: int, values: Any, x: int, peek: bool, bust_b: float, pay: Any) -> float:
+    """Hitting hand ``h`` (the shoe ``r`` of ``total`` cards left): the next hands' ``values``, or a bust."""
+    hit = 0.0
+    for v in range(10):
+        if r[v] == 0:
+            continue
+        p = r[v] / total
+        c = child[h, v]
+        if c >= 0:
+            hit += p * values[c]
+        else:
+            r[v] -= 1
+            hit += p * _terminal(pay[3], bust_b, _q(r, x), peek)
+            r[v] += 1
+    return hit
+
+
+@njit
 def hand_total(hard: int, ace: bool) -> int:
     return hard + 10 if ace and hard <= 11 else hard
 
@@ -168,18 +186,7 @@ def optimal_pass(
                 value = claim
                 choice = D_CLAIM
         if t < 21 and total > 1:
-            hit = 0.0
-            for v in range(10):
-                if r[v] == 0:
-                    continue
-                p = r[v] / total
-                c = child[h, v]
-                if c >= 0:
-                    hit += p * best[c]
-                else:
-                    r[v] -= 1
-                    hit += p * _terminal(pay[3], bust_b, _q(r, x), peek)
-                    r[v] += 1
+            hit = _hit(r, total, child, h, best, x, peek, bust_b, pay)
             if hit > value:
                 value = hit
                 choice = D_HIT
@@ -229,18 +236,7 @@ def fixed_pass(
         if choice == D_CLAIM:
             val[h] = _terminal(pay[4], pay[4], _q(r, x), peek)
         elif choice == D_HIT and t < 21 and total > 1:
-            hit = 0.0
-            for v in range(10):
-                if r[v] == 0:
-                    continue
-                p = r[v] / total
-                c = child[h, v]
-                if c >= 0:
-                    hit += p * val[c]
-                else:
-                    r[v] -= 1
-                    hit += p * _terminal(pay[3], bust_b, _q(r, x), peek)
-                    r[v] += 1
+            hit = _hit(r, total, child, h, val, x, peek, bust_b, pay)
             val[h] = hit
         else:
             d = dealer_dist(r, seq_coef, seq_len, seq_out, seq_start, seq_v, seq_m)
