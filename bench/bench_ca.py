@@ -22,7 +22,8 @@ from collections.abc import Callable
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
-from croupier.analysis.ca import Analyser, analyse, basic_strategy
+from croupier.analysis.basic_strategy import basic_strategy
+from croupier.analysis.ca import Analyser, analyse
 from croupier.analysis.dealer import decks, remove
 from croupier.analysis.hand_ev import HandAnalyser, HandTerms
 from croupier.blackjack.rules import MACAU_TYPICAL, STATUTE

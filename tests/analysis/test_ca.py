@@ -11,7 +11,8 @@ from fractions import Fraction
 import pytest
 
 from croupier.analysis import _ca_kernels as k
-from croupier.analysis.ca import Analyser, _Plan, _variants, analyse, basic_strategy, chart_value
+from croupier.analysis.basic_strategy import basic_strategy
+from croupier.analysis.ca import Analyser, _Plan, _variants, analyse, chart_value
 from croupier.analysis.dealer import decks, remove
 from croupier.analysis.hand_ev import HandAnalyser, HandTerms
 from croupier.analysis.oracle import engine_expectation

@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from croupier.analysis.basic_strategy import basic_strategy
 from croupier.analysis.blackjack_math import edge_report, pair_play, side_bet_figures
-from croupier.analysis.ca import Analyser, basic_strategy, chart_value
+from croupier.analysis.ca import Analyser, chart_value
 from croupier.analysis.chart import DOUBLE_HIT, HIT, STAND
 from croupier.blackjack.rules import MACAU_TYPICAL, BlackjackRules, DealerSoft17
 from support import invoke, write

@@ -22,7 +22,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from croupier.analysis.ca import Analyser, basic_strategy, chart_value
+from croupier.analysis.basic_strategy import basic_strategy
+from croupier.analysis.ca import Analyser, chart_value
 from croupier.analysis.chart import DOUBLE_HIT, DOUBLE_STAND, HIT, STAND, Chart
 from croupier.analysis.simulate import (
     CARDS,

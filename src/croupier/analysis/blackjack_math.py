@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from croupier.analysis.ca import Analyser, Analysis, Strategy, basic_strategy
+from croupier.analysis.basic_strategy import basic_strategy
+from croupier.analysis.ca import Analyser, Analysis, Strategy
 from croupier.analysis.chart import Chart
 from croupier.analysis.first_two_cards import first_two_card_side_bets
 from croupier.analysis.odds import BetOdds
