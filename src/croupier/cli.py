@@ -217,7 +217,10 @@ def par(
     rules: RulesOpt = None,
     preset: PresetOpt = None,
     rounds: Annotated[
-        int | None, typer.Option(help="Rounds to simulate (0: none; roulette and sic bo default 1,000,000).")
+        int | None,
+        typer.Option(
+            help="Rounds to simulate (0: none; default 1,000,000 spins or rolls, 2,000,000 blackjack rounds)."
+        ),
     ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the simulation (default: fresh, in the report).")] = None,
     pdf: Annotated[Path | None, typer.Option("--pdf", help="Also write the report as a PDF.")] = None,
