@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import re
-import sys
 from fractions import Fraction
 from pathlib import Path
 
@@ -178,11 +177,5 @@ class TestParCommandRefuses:
         out = str(tmp_path / "r.html")
         assert "--rounds -5" in self.refused("roulette", "--out", out, "--rounds", "-5")
         assert "--seed -1" in self.refused("roulette", "--out", out, "--seed", "-1")
+        assert "--rounds -1" in self.refused("blackjack", "--out", out, "--rounds", "-1")
         assert "rounds 10000000000 must be" in self.refused("roulette", "--out", out, "--rounds", str(10**10))
-
-    def test_blackjack_before_its_par_sheet_exists(
-        self, tmp_path: Path, wide: None, monkeypatch: pytest.MonkeyPatch
-    ) -> None:
-        monkeypatch.setitem(sys.modules, "croupier.report.blackjack", None)  # as if the module were not there
-        message = self.refused("blackjack", "--out", str(tmp_path / "bj.html"))
-        assert "blackjack PAR sheet is not available" in message

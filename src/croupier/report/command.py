@@ -31,17 +31,9 @@ def build_par(name: str, rules: Any, *, rounds: int | None, seed: int | None, so
     if seed is not None and seed < 0:
         raise ValueError(f"--seed {seed} must be 0 or more")
     if name == "blackjack":
-        try:
-            from croupier.report.blackjack import blackjack_par  # type: ignore[import-not-found, unused-ignore]
-        except ImportError as exc:
-            if exc.name != "croupier.report.blackjack":
-                raise
-            raise ValueError(
-                "the blackjack PAR sheet is not available in this version (croupier.report.blackjack is not "
-                "installed); croupier par makes roulette and sicbo PAR sheets"
-            ) from None
-        report: Report = blackjack_par(rules, rounds=rounds, seed=seed, source=source)
-        return report
+        from croupier.report.blackjack import blackjack_par  # the combinatorial analysis: imported when needed
+
+        return blackjack_par(rules, rounds=rounds, seed=seed, source=source)
     from croupier.report.par import DEFAULT_ROUNDS, wager_par
 
     return wager_par(name, rules, rounds=DEFAULT_ROUNDS if rounds is None else rounds, seed=seed, source=source)
