@@ -1,5 +1,6 @@
 """The engine packages stay plain Python (issue 4: "no numba import anywhere in the engine packages"): the math
-extras (numba, numpy, matplotlib) are for the analysis and the reports only."""
+extras (numba, numpy, matplotlib) are for the analysis and the reports only, the server extras (sqlalchemy, alembic,
+argon2, psycopg) for the service's storage and accounts only."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import croupier
 
 ENGINE = ("blackjack", "primitives", "roulette", "sicbo", "replay")
 ENGINE_MODULES = ("wagering.py", "games.py", "money.py", "statute.py", "rulesdoc.py", "errors.py")
-HEAVY = ("numba", "numpy", "matplotlib", "llvmlite")
+HEAVY = ("numba", "numpy", "matplotlib", "llvmlite", "sqlalchemy", "alembic", "argon2", "psycopg")
 
 
 def engine_files() -> list[Path]:
