@@ -368,7 +368,6 @@ class _UpCard:
         )  # fmt: skip
         self.double_bj = -1.0 if terms.obo_double else -2.0
         self.double_bust_b = -1.0 if terms.obo_double and terms.refunded else -2.0
-        self._split_cache: dict[tuple[int, bytes], float] = {}
 
     def normal_b(self, pay: _Pay) -> tuple[float, float, float, float]:
         """A dealer blackjack found at the end: what a stood, doubled, busted and busted doubled hand get."""
@@ -446,8 +445,9 @@ def _patterns(hands: int) -> tuple[dict[int, int], dict[int, int]]:
 
 class _Plan:
     """How the player plays against one up card: the decisions on hands of three or more cards (kernel codes
-    by hand index), on a split hand's first two cards (by (pair, other, variant)) and on the box's first two
-    cards (by (a, b, variant), a name), with the values the decisions were taken from."""
+    by hand index, ``dec``) with the values they give (``cont``), and on a split hand's first two cards
+    (``roots``, kernel codes by (pair, other card, suit variant)). The box's first two cards are decided in
+    :meth:`Analyser.up_card`."""
 
     def __init__(self, dec: npt.NDArray[np.int8], cont: npt.NDArray[np.float64]) -> None:
         self.dec = dec
