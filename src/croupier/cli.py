@@ -347,6 +347,112 @@ def strategy(
         console.print(f"Chart drawn to {escape(str(png))}", highlight=False)
 
 
+DatabaseOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--database",
+        envvar="CROUPIER_DATABASE_URL",
+        help="Database URL (default: the SQLite file ./data/croupier.sqlite3; postgresql://… runs on psycopg).",
+    ),
+]
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
+    database: DatabaseOpt = None,
+) -> None:
+    """Run the table service over HTTP and WebSocket (migrating the database first; OpenAPI at /docs)."""
+    try:
+        import uvicorn
+
+        from croupier.server.app import create_app
+        from croupier.server.services import database_url, open_services
+    except ModuleNotFoundError as exc:
+        raise _fail(ValueError(f"croupier serve needs the server extra ({exc.name} is missing)")) from None
+    try:
+        services = open_services(database_url(database))
+    except Exception as exc:
+        raise _fail(ValueError(f"cannot open the database: {exc}")) from None
+    uvicorn.run(create_app(services, close_services=True), host=host, port=port, log_level="info")
+
+
+admin_app = typer.Typer(help="Bootstrap accounts and money on the server's database.", no_args_is_help=True)
+app.add_typer(admin_app, name="admin")
+
+
+def _admin_services(database: str | None) -> Any:
+    try:
+        from croupier.server.services import database_url, open_services
+    except ModuleNotFoundError as exc:
+        raise _fail(ValueError(f"croupier admin needs the server extra ({exc.name} is missing)")) from None
+    try:
+        return open_services(database_url(database))
+    except Exception as exc:
+        raise _fail(ValueError(f"cannot open the database: {exc}")) from None
+
+
+PasswordOpt = Annotated[
+    str, typer.Option("--password", prompt=True, hide_input=True, confirmation_prompt=True, help="The password.")
+]
+
+
+@admin_app.command("create-admin")
+def admin_create_admin(
+    name: Annotated[str, typer.Argument(help="The admin's account name.")],
+    password: PasswordOpt,
+    database: DatabaseOpt = None,
+) -> None:
+    """Create an admin account (the first one, from which the others are made over the API)."""
+    admin_create_user(name, password, "admin", database)
+
+
+@admin_app.command("create-user")
+def admin_create_user(
+    name: Annotated[str, typer.Argument(help="The account name.")],
+    password: PasswordOpt,
+    role: Annotated[str, typer.Option("--role", help="player, dealer or admin.")] = "player",
+    database: DatabaseOpt = None,
+) -> None:
+    """Create an account with a role."""
+    services = _admin_services(database)
+    try:
+        user = services.accounts.create(name, password, role)
+    except CroupierError as exc:
+        raise _fail(exc) from None
+    finally:
+        services.close()
+    console.print(f"Created {user.role.value} {escape(user.username)}.", highlight=False)
+
+
+@admin_app.command("credit")
+def admin_credit(
+    player: Annotated[str, typer.Argument(help="The player whose wallet is credited.")],
+    amount: Annotated[int, typer.Argument(help="Whole units to add.")],
+    by: Annotated[str, typer.Option("--as", help="The admin account doing it (audited).")],
+    key: Annotated[
+        str | None, typer.Option("--key", help="Idempotency key (default: a fresh one; reuse it to retry safely).")
+    ] = None,
+    database: DatabaseOpt = None,
+) -> None:
+    """Credit a player's wallet from the cashier, as an admin (audited)."""
+    import uuid
+
+    services = _admin_services(database)
+    try:
+        admin = services.accounts.get(by)
+        if admin.role.value != "admin":
+            raise CroupierError(f"Account {by!r} is a {admin.role.value}, not an admin.")
+        services.casino.credit(admin, player, amount, key or f"cli/{uuid.uuid4().hex}")
+        balance = services.ledger.wallet(player)
+    except CroupierError as exc:
+        raise _fail(exc) from None
+    finally:
+        services.close()
+    console.print(f"Credited {amount} to {escape(player)}: wallet {balance}.", highlight=False)
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

@@ -42,12 +42,21 @@ class TestLedgerOnSql(LedgerContract):
             )
         with engine.begin() as connection:
             connection.execute(text(rule))
-        with pytest.raises(Exception, match="no_b2"):
-            ledger.settle("r1", {"b1": 100, "b2": -100})
-        assert ledger.wallet("ana") == 900 and ledger.held("ana") == 100 and ledger.balance("house") == 0
-        assert {h.status for h in ledger.holds("r1")} == {"open"}
-        assert [e.kind for e in ledger.entries("r1")] == ["hold", "hold"]
-        ledger.check()
+        try:
+            with pytest.raises(Exception, match="no_b2"):
+                ledger.settle("r1", {"b1": 100, "b2": -100})
+            assert ledger.wallet("ana") == 900 and ledger.held("ana") == 100 and ledger.balance("house") == 0
+            assert {h.status for h in ledger.holds("r1")} == {"open"}
+            assert [e.kind for e in ledger.entries("r1")] == ["hold", "hold"]
+            ledger.check()
+        finally:  # the rule must not outlive the test: the database is shared by the session
+            drop = (
+                "ALTER TABLE ledger_postings DROP CONSTRAINT no_b2"
+                if engine.dialect.name == "postgresql"
+                else "DROP TRIGGER no_b2"
+            )
+            with engine.begin() as connection:
+                connection.execute(text(drop))
 
     def test_the_database_refuses_a_negative_wallet_on_its_own(self, engine: Engine) -> None:
         ledger = Ledger(SqlLedgerStore(engine))

@@ -1,5 +1,6 @@
-"""The tables: the ledger (accounts with cached balances, entries, postings, rounds, holds) and the accounts
-(users, sessions). Money is ``BigInteger``; times are stored as naive UTC and read back timezone-aware."""
+"""The tables: the ledger (accounts with cached balances, entries, postings, rounds, holds), the accounts
+(users, sessions) and the casino (tables, rounds with their steps as JSON text, the audit log). Money is
+``BigInteger``; times are stored as naive UTC and read back timezone-aware."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from sqlalchemy import (
     CheckConstraint,
     DateTime,
     Dialect,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -159,3 +161,46 @@ class SessionRow(Base):
     username: Mapped[str] = mapped_column(ForeignKey("users.username", ondelete="CASCADE"), index=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     expires_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+
+
+class CasinoTableRow(Base):
+    """A casino table: its game, rules document (JSON text), live or RNG, timers."""
+
+    __tablename__ = "casino_tables"
+    __table_args__ = (CheckConstraint("status IN ('open', 'closed')", name="status"),)
+
+    table_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(16))
+    rules: Mapped[str] = mapped_column(Text)
+    live: Mapped[bool] = mapped_column(Boolean)
+    betting_seconds: Mapped[float] = mapped_column(Float)
+    decision_seconds: Mapped[float] = mapped_column(Float)
+    status: Mapped[str] = mapped_column(String(16))
+    opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class CasinoRoundRow(Base):
+    """A round of a casino table: its status and its holds, steps and cards (JSON text)."""
+
+    __tablename__ = "casino_rounds"
+
+    round_id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    table_id: Mapped[str] = mapped_column(String(32), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16))
+    data: Mapped[str] = mapped_column(Text)
+    opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class CasinoAuditRow(Base):
+    """A line of the casino's audit log."""
+
+    __tablename__ = "casino_audit"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
+    actor: Mapped[str] = mapped_column(String(128))
+    action: Mapped[str] = mapped_column(String(64))
+    table_id: Mapped[str | None] = mapped_column(String(32))
+    detail: Mapped[str] = mapped_column(Text)

@@ -1,0 +1,196 @@
+"""Load benchmark of the table server (issue 5; not a test).
+
+Starts its own ``croupier serve`` on a fresh SQLite database on loopback, bootstraps an admin, creates N players
+with money, opens RNG roulette tables, and runs N concurrent players for S seconds: each keeps a WebSocket on
+its table (the events are read and counted) and places bets over REST, each with its own idempotency key. Then
+it waits for the open rounds to settle and checks the ledger: the money credited must equal the players'
+wallets plus the house's result, to the unit.
+
+The last line printed is ``bets_per_s=… p50_ms=… p99_ms=… units_lost=…`` (bets accepted per second, the
+latency of a bet request at the 50th and 99th percentile, and the units the ledger cannot account for).
+
+Run: ``.venv/bin/python bench/server_load.py [--seconds S] [--players N] [--tables T]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ADMIN, PASSWORD = "boss", "load test password"
+CREDIT = 10_000_000
+STAKE = 10
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def cli(*args: str, database: str) -> list[str]:
+    return [sys.executable, "-c", "from croupier.cli import main; main()", *args, "--database", database]
+
+
+async def wait_ready(client: httpx.AsyncClient, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        with contextlib.suppress(httpx.TransportError):
+            if (await client.get("/api/health")).status_code == 200:
+                return
+        await asyncio.sleep(0.2)
+    raise SystemExit("the server did not start")
+
+
+async def login(client: httpx.AsyncClient, name: str) -> dict[str, str]:
+    r = await client.post("/api/login", json={"username": name, "password": PASSWORD})
+    r.raise_for_status()
+    return {"Authorization": f"Bearer {r.json()['token']}"}
+
+
+async def player(
+    client: httpx.AsyncClient, ws_base: str, name: str, table: str, *, stop: float, latencies: list[float]
+) -> tuple[int, int, int]:
+    """Bet until ``stop``; (bets accepted, bets refused, events seen)."""
+    headers = await login(client, name)
+    token = headers["Authorization"].removeprefix("Bearer ")
+    accepted = refused = events = 0
+    async with websockets.connect(f"{ws_base}/ws/tables/{table}?token={token}") as ws:
+
+        async def read() -> None:
+            nonlocal events
+            with contextlib.suppress(websockets.ConnectionClosed):
+                async for _ in ws:
+                    events += 1
+
+        reader = asyncio.create_task(read())
+        while time.monotonic() < stop:
+            body = {"type": "red" if accepted % 2 else "black", "amount": STAKE}
+            t0 = time.perf_counter()
+            r = await client.post(
+                f"/api/tables/{table}/bets", json=body, headers={**headers, "Idempotency-Key": uuid.uuid4().hex}
+            )
+            if r.status_code == 201:
+                latencies.append(time.perf_counter() - t0)
+                accepted += 1
+            elif r.status_code == 429:
+                await asyncio.sleep(float(r.headers.get("Retry-After", "0.05")))
+                refused += 1
+            else:
+                refused += 1  # between rounds: betting is closed (RO 3)
+                await asyncio.sleep(0.01)
+        reader.cancel()
+    return accepted, refused, events
+
+
+async def run(seconds: float, players: int, tables: int, base: str) -> dict[str, Any]:
+    limits = httpx.Limits(max_connections=players + 10, max_keepalive_connections=players + 10)
+    async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as client:
+        await wait_ready(client)
+        admin = await login(client, ADMIN)
+        for t in range(tables):
+            body = {"table_id": f"load{t}", "game": "roulette", "betting_seconds": 2.0}
+            (await client.post("/api/tables", json=body, headers=admin)).raise_for_status()
+        names = [f"p{i}" for i in range(players)]
+        for name in names:
+            r = await client.post("/api/accounts", json={"username": name, "password": PASSWORD}, headers=admin)
+            r.raise_for_status()
+            r = await client.post(
+                f"/api/accounts/{name}/credit",
+                json={"amount": CREDIT},
+                headers={**admin, "Idempotency-Key": f"credit-{name}"},
+            )
+            r.raise_for_status()
+        latencies: list[float] = []
+        start = time.monotonic()
+        stop = start + seconds
+        ws_base = base.replace("http://", "ws://")
+        results = await asyncio.gather(
+            *(
+                player(client, ws_base, n, f"load{i % tables}", stop=stop, latencies=latencies)
+                for i, n in enumerate(names)
+            )
+        )
+        elapsed = time.monotonic() - start
+        await asyncio.sleep(6)  # the last windows close, spin and settle
+        reconciliation = (await client.get("/api/reconciliation", headers=admin)).json()
+        wallets = 0
+        for name in names:
+            r = await client.get(f"/api/accounts/{name}/wallet", headers=admin)
+            wallets += int(r.json()["balance"])
+        house = int(reconciliation["all"]["house_result"])
+        held = int(reconciliation["all"]["held"])
+        units_lost = abs(players * CREDIT - wallets - held - house)
+        accepted = sum(r[0] for r in results)
+        ordered = sorted(latencies) or [0.0]
+        return {
+            "accepted": accepted,
+            "refused": sum(r[1] for r in results),
+            "events": sum(r[2] for r in results),
+            "elapsed": elapsed,
+            "bets_per_s": accepted / elapsed,
+            "p50_ms": statistics.median(ordered) * 1000,
+            "p99_ms": ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000,
+            "units_lost": units_lost,
+            "reconciliation_ok": reconciliation.get("ok"),
+        }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--players", type=int, default=100)
+    parser.add_argument("--tables", type=int, default=4)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+        database = f"sqlite:///{tmp / 'load.sqlite3'}"
+        subprocess.run(
+            cli("admin", "create-admin", ADMIN, "--password", PASSWORD, database=database),
+            check=True,
+            cwd=tmp,
+            timeout=120,
+        )
+        port = free_port()
+        log = (tmp / "server.log").open("w")
+        server = subprocess.Popen(
+            cli("serve", "--host", "127.0.0.1", "--port", str(port), database=database),
+            cwd=tmp,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        try:
+            out = asyncio.run(run(args.seconds, args.players, args.tables, f"http://127.0.0.1:{port}"))
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+            log.close()
+    print(json.dumps({k: v for k, v in out.items() if k not in ("bets_per_s", "p50_ms", "p99_ms", "units_lost")}))
+    print(
+        f"bets_per_s={out['bets_per_s']:.0f} p50_ms={out['p50_ms']:.1f} p99_ms={out['p99_ms']:.1f} "
+        f"units_lost={out['units_lost']}"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,81 @@
+"""The FastAPI application: routes, the WebSocket, error mapping, rate limits, and the casino's clock.
+
+At start-up the casino recovers every unfinished round (``casino.recover()``); a background task then calls
+``casino.tick()`` every ``tick_seconds`` (closing betting windows at the bell, dealing RNG rounds, timing out
+decisions). Tests that drive the clock themselves pass ``tick_seconds=None``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+import anyio
+from fastapi import FastAPI
+
+from croupier import __version__
+from croupier.server import errors, routes, ws
+from croupier.server.ratelimit import Limit, RateLimiter
+from croupier.server.services import Services
+
+log = logging.getLogger(__name__)
+
+LOGIN_LIMIT = Limit(burst=10, per_second=0.2)
+COMMAND_LIMIT = Limit(burst=60, per_second=20)
+
+
+async def _ticker(services: Services, every: float) -> None:
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await anyio.to_thread.run_sync(lambda: services.at_casino(services.casino.tick))
+        except Exception:  # the clock must keep running; the failure is logged with its traceback
+            log.exception("casino.tick() failed")
+
+
+def create_app(
+    services: Services,
+    *,
+    tick_seconds: float | None = 0.1,
+    recover: bool = True,
+    login_limit: Limit = LOGIN_LIMIT,
+    command_limit: Limit = COMMAND_LIMIT,
+    close_services: bool = False,
+) -> FastAPI:
+    """The croupier API over ``services``. ``close_services`` disposes of the database connections at shutdown."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if recover:
+            recovered = await anyio.to_thread.run_sync(lambda: services.at_casino(services.casino.recover))
+            if recovered:
+                log.info("recovered %d unfinished round(s)", len(recovered))
+        task = asyncio.create_task(_ticker(services, tick_seconds)) if tick_seconds else None
+        try:
+            yield
+        finally:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            if close_services:
+                services.close()
+
+    app = FastAPI(
+        title="croupier",
+        version=__version__,
+        description="The Macau statutory table games (Roulette 30/2003, Sic Bo 31/2003, Blackjack 57/2009) as a "
+        "table service. Authenticate with `POST /api/login` and send `Authorization: Bearer <token>`; money "
+        'commands need an `Idempotency-Key` header. Every refusal is `{"error", "detail", "rule"}`.',
+        lifespan=lifespan,
+    )
+    app.state.services = services
+    app.state.login_limiter = RateLimiter(login_limit, what="login attempts")
+    app.state.command_limiter = RateLimiter(command_limit, what="commands")
+    errors.install(app)
+    app.include_router(routes.router)
+    app.include_router(ws.router)
+    return app

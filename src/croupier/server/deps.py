@@ -1,0 +1,70 @@
+"""Request dependencies: the services, the caller (from the bearer session token) and the rate limits."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Header, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+
+from croupier.server.ratelimit import RateLimiter
+from croupier.server.schemas import IdempotencyKey
+from croupier.server.services import Services
+from croupier.service.accounts import User
+
+bearer = HTTPBearer(auto_error=False, description="The token from POST /api/login.")
+
+
+def services(request: Request) -> Services:
+    """The app's services."""
+    value: Services = request.app.state.services
+    return value
+
+
+def _limiter(request: Request, name: str) -> RateLimiter:
+    limiter: RateLimiter = getattr(request.app.state, name)
+    return limiter
+
+
+def caller(request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> User:
+    """The account behind the request's bearer token (401 ``unauthenticated`` without a valid one)."""
+    token = credentials.credentials if credentials is not None else ""
+    return services(request).accounts.authenticate(token)
+
+
+def token(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> str:
+    """The request's bearer token (empty when there is none)."""
+    return credentials.credentials if credentials is not None else ""
+
+
+def commander(request: Request, user: Annotated[User, Depends(caller)]) -> User:
+    """The caller of a command, within the per-account command rate limit (429 ``rate_limited``)."""
+    _limiter(request, "command_limiter").take(user.username)
+    return user
+
+
+def login_limit(request: Request, username: str) -> None:
+    """Spend a login attempt of this client address and name."""
+    host = request.client.host if request.client is not None else "?"
+    _limiter(request, "login_limiter").take(f"{host}|{username.lower()}")
+
+
+def idempotency_key(
+    key: Annotated[
+        IdempotencyKey,
+        Header(
+            alias="Idempotency-Key",
+            description="Names this money command: sent again with the same payload it answers the same; "
+            "with another payload it is refused (409 idempotency_conflict).",
+        ),
+    ],
+) -> str:
+    """The ``Idempotency-Key`` header a money command requires (422 without it)."""
+    return key
+
+
+Services_ = Annotated[Services, Depends(services)]
+Caller = Annotated[User, Depends(caller)]
+Commander = Annotated[User, Depends(commander)]
+Key = Annotated[str, Depends(idempotency_key)]
+Token = Annotated[str, Depends(token)]

@@ -1,0 +1,945 @@
+"""The casino table service: tables of roulette, sic bo and blackjack (RNG or live), their rounds, timers,
+persistence and recovery, with every unit of money moved through :class:`~croupier.service.ledger.Ledger`.
+
+The contract with the server is ``docs/casino-service.md``. In short:
+
+- Every method names its caller (``who``) and checks the role; a player acts only on his own bets and boxes and
+  only while the rules let him (betting window RO 3 / SB 3.1 / BJ 5.1; his own decision BJ 6.3, BJ 20.2). A
+  refused call raises before anything is written: no money moves, no state changes.
+- A bet counts once the ledger holds its stake (LEDGER 2); a round is settled in one ledger entry keyed by the
+  round (``settle:<round>``, LEDGER 4), or voided with every held bet returned (RO 2.2, SB 3.3, BJ 5.1.2).
+- A round's state (its bets with their hold keys, its steps, its cards) is stored **before** it is shown; each
+  store or ledger commit is a *persistence boundary* that calls ``on_commit(label)`` (tests raise there to
+  simulate a crash). :meth:`Casino.recover` rebuilds every open table from the stored steps (a stored card or
+  result is never drawn again) and resumes each unfinished round, or voids it when it cannot be resumed.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from croupier.blackjack.round import BlackjackRound
+from croupier.blackjack.views import player_view
+from croupier.errors import IllegalAction, InvalidInput
+from croupier.primitives.cards import parse_card
+from croupier.primitives.chance import ChanceExhausted, ChanceSource, SystemRandom
+from croupier.primitives.dice import check_dice
+from croupier.primitives.wheel import check_pocket
+from croupier.service import casino_games as games
+from croupier.service.accounts import AccountService, Forbidden, Role, User
+from croupier.service.casino_records import (
+    AuditRecord,
+    CasinoStore,
+    RoundRecord,
+    RoundStatus,
+    Subscription,
+    TableExists,
+    TableRecord,
+    TableStatus,
+    UnknownTable,
+)
+from croupier.service.ledger import IdempotencyConflict, InsufficientFunds, Ledger, utc_now
+
+__all__ = [
+    "AuditRecord",
+    "Casino",
+    "CasinoStore",
+    "RoundRecord",
+    "RoundStatus",
+    "Subscription",
+    "TableExists",
+    "TableRecord",
+    "TableStatus",
+    "UnknownTable",
+]
+
+FINISHED = ("settled", "voided")
+TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
+MAX_KEY = 56
+HISTORY = 1000
+SYSTEM = "system"
+
+
+@dataclass
+class _Table:
+    record: TableRecord
+    rules: Any
+    engine: games.Engine
+    cards: games.ShoeCards | None
+    rng: ChanceSource | None
+    round: RoundRecord | None = None
+    rnd: Any = None
+    deadline: datetime | None = None
+    history: OrderedDict[str, Any] = field(default_factory=OrderedDict)
+    seq: int = 0
+    event_seq: int = 0
+
+    @property
+    def game(self) -> str:
+        return self.record.game
+
+
+def _fingerprint(payload: Any) -> str:
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def _check_key(key: object) -> str:
+    if not isinstance(key, str) or not 0 < len(key) <= MAX_KEY or not key.isprintable():
+        raise InvalidInput(f"{key!r} is not an idempotency key: a printable string of 1 to {MAX_KEY} characters.")
+    return key
+
+
+class Casino:
+    """The tables, their rounds and their money (see the module docstring and ``docs/casino-service.md``).
+
+    ``source_factory(table_id)`` gives each RNG table its chance source (default ``SystemRandom()``);
+    ``on_commit(label)`` is called after every store or ledger commit. Call :meth:`recover` once at start-up.
+    """
+
+    def __init__(
+        self,
+        ledger: Ledger,
+        accounts: AccountService,
+        store: CasinoStore,
+        *,
+        clock: Callable[[], datetime] = utc_now,
+        source_factory: Callable[[str], ChanceSource] | None = None,
+        on_commit: Callable[[str], None] | None = None,
+    ) -> None:
+        self.ledger = ledger
+        self.accounts = accounts
+        self.store = store
+        self._clock = clock
+        self._sources = source_factory or (lambda table_id: SystemRandom())
+        self._on_commit = on_commit
+        self._tables: dict[str, _Table] = {}
+        self._subscribers: dict[str, list[Subscription]] = {}
+        self._outbox: list[dict[str, Any]] = []
+        self._lock = threading.RLock()
+        self._now: datetime | None = None
+
+    # == plumbing =====================================================================================================
+
+    def _time(self) -> datetime:
+        return self._now if self._now is not None else self._clock()
+
+    def _commit(self, label: str) -> None:
+        if self._on_commit is not None:
+            self._on_commit(label)
+
+    def _save(self, t: _Table, label: str) -> None:
+        assert t.round is not None
+        t.round.updated_at = self._time()
+        self.store.put_round(copy.deepcopy(t.round))
+        self._commit(label)
+
+    def _audit(self, actor: str, action: str, table_id: str | None, **detail: Any) -> None:
+        self.store.add_audit(self._time(), actor, action, table_id, detail)
+        self._commit(f"audit:{action}")
+
+    def _event(self, t: _Table, kind: str, **body: Any) -> None:
+        t.event_seq += 1
+        round_id = t.round.round_id if t.round is not None else None
+        self._outbox.append({"table": t.record.table_id, "round": round_id, "seq": t.event_seq, "type": kind, **body})
+
+    def _flush(self) -> list[dict[str, Any]]:
+        events, self._outbox = self._outbox, []
+        for e in events:
+            for sub in self._subscribers.get(e["table"], []):
+                sub.events.append(e)
+        return events
+
+    @staticmethod
+    def _require(who: User, *roles: Role) -> None:
+        if not isinstance(who, User) or who.role not in roles or not who.active:
+            names = ", ".join(r.value for r in roles)
+            role = getattr(getattr(who, "role", None), "value", "nobody")
+            raise Forbidden(f"This needs the role {names}; the caller is a {role}.")
+
+    def _table(self, table_id: object) -> _Table:
+        t = self._tables.get(table_id) if isinstance(table_id, str) else None
+        if t is None:
+            raise UnknownTable(f"There is no open table {table_id!r}.")
+        return t
+
+    def _find_entry_round(self, key: str) -> str | None:
+        with self.ledger.store.transaction(write=False) as tx:
+            entry = tx.find_entry(key)
+        return None if entry is None else (entry.round_id or "")
+
+    # == rounds ======================================================================================================
+
+    def _open_round(self, t: _Table) -> None:
+        if t.game != "blackjack" and t.rnd is not None and not t.rnd.is_over:
+            t.engine.round = None  # a voided roulette or sic bo round: the wheel or shaker starts again
+        t.rnd = t.engine.open_round()
+        t.seq += 1
+        now = self._time()
+        data: dict[str, Any] = {"holds": [], "steps": [], "cards": [], "reported": [], "acts": {}, "next": 0}
+        t.round = RoundRecord(f"{t.record.table_id}.{t.seq}", t.record.table_id, t.seq, "betting", data, now, now)
+        t.deadline = now + timedelta(seconds=t.record.betting_seconds)
+        self._save(t, "round_opened")
+        self._event(t, "betting_open", closes_at=t.deadline.isoformat())
+
+    def _step(self, t: _Table, step: dict[str, Any]) -> None:
+        """Apply a step to the engine and record it (the caller saves); a live step that needs a card the dealer
+        has not reported raises ``ChanceExhausted`` and changes nothing."""
+        assert t.round is not None
+        start = len(t.rnd.operations)
+        games.apply_step(t.engine, t.rnd, t.game, step)
+        data = t.round.data
+        data["steps"].append(step)
+        if t.game == "blackjack":
+            data["cards"] = games.round_cards(t.rnd)
+            assert t.cards is not None
+            data["reported"] = [str(c) for c in t.cards.queue]
+            for e in games.card_events(t.rnd, start):
+                kind = e.pop("type")
+                self._event(t, kind, **e)
+
+    def _try_step(self, t: _Table, step: dict[str, Any]) -> bool:
+        """A step on a live blackjack table waits for its card: False (and the step is kept as ``stalled``)."""
+        assert t.round is not None
+        try:
+            self._step(t, step)
+        except ChanceExhausted:
+            t.round.data["stalled"] = step
+            return False
+        t.round.data.pop("stalled", None)
+        return True
+
+    def _after_step(self, t: _Table) -> None:
+        """Settle a finished round and open the next window, or start the next decision's timer."""
+        if t.rnd.is_over:
+            self._settle(t)
+            self._open_round(t)
+        elif t.game == "blackjack" and t.rnd.pending is not None and "stalled" not in t.round.data:  # type: ignore[union-attr]
+            t.deadline = self._time() + timedelta(seconds=t.record.decision_seconds)
+            q = t.rnd.pending
+            self._event(
+                t,
+                "decision",
+                box=q.box,
+                hand=q.hand,
+                player=q.player,
+                actions=list(q.actions),
+                until=t.deadline.isoformat(),
+            )
+
+    def _settle(self, t: _Table) -> None:
+        assert t.round is not None
+        r = t.round
+        holds = r.data["holds"]
+        nets = games.ledger_results(t.game, t.rnd, holds, games.placed_streaks(r.data["steps"]), r.data["steps"])
+        r.data["nets"] = nets
+        r.data["outcome"] = games.outcome(t.game, t.rnd)
+        r.status = "settling"
+        self._save(t, "round_settling")
+        entry = self.ledger.settle(r.round_id, nets)
+        self._commit("ledger_settled")
+        r.data["entry"] = entry.id
+        r.status = "settled"
+        self._save(t, "round_settled")
+        self._remember(t)
+        self._event(t, "result", outcome=r.data["outcome"])
+        self._event(t, "settled", nets=nets, players=self._players_of(t))
+
+    def _players_of(self, t: _Table) -> dict[str, int]:
+        assert t.round is not None
+        out: dict[str, int] = {}
+        for h in t.round.data["holds"]:
+            if h["status"] == "held":
+                out[h["player"]] = out.get(h["player"], 0) + t.round.data.get("nets", {}).get(h["ref"], 0)
+        return out
+
+    def _remember(self, t: _Table) -> None:
+        assert t.round is not None
+        t.history[t.round.round_id] = t.rnd
+        while len(t.history) > HISTORY:
+            t.history.popitem(last=False)
+
+    def _void_round(self, t: _Table, actor: str, reason: str) -> None:
+        assert t.round is not None
+        r = t.round
+        if t.game == "blackjack" and not t.rnd.is_over:
+            self._step(t, {"t": "void", "reason": reason})
+        else:
+            r.data["steps"].append({"t": "void", "reason": reason})
+        r.data.pop("stalled", None)
+        r.status = "voiding"
+        self._save(t, "round_voiding")
+        entry = self.ledger.void(r.round_id, memo=reason)
+        self._commit("ledger_voided")
+        r.data["entry"] = entry.id
+        r.status = "voided"
+        self._save(t, "round_voided")
+        if t.game == "blackjack":
+            self._remember(t)
+        rule = games.VOID_RULE[t.game]
+        self._audit(actor, "void", t.record.table_id, round=r.round_id, reason=reason, rule=rule)
+        self._event(t, "void", reason=reason, rule=rule)
+
+    def _bell(self, t: _Table) -> None:
+        """The betting window's end (RO 3, SB 3.1, BJ 5.1): no bet → the window starts again; else the bell."""
+        assert t.round is not None
+        now = self._time()
+        if not any(h["status"] == "held" and h["kind"] == "bet" for h in t.round.data["holds"]):
+            t.deadline = now + timedelta(seconds=t.record.betting_seconds)
+            return
+        if t.game == "blackjack":
+            for s in list(t.engine.open_streaks):  # type: ignore[union-attr]
+                box = t.rnd.boxes.get(s.box)
+                bettor = box.bettors.get(s.player) if box else None
+                if bettor is None or bettor.main <= 0:
+                    self._step(t, {"t": "forfeit", "player": s.player})  # BJ 13.5.4: no main bet, no streak
+        t.round.status = "playing"
+        t.deadline = None
+        self._event(t, "betting_closed")
+        ok = self._try_step(t, {"t": "close"})
+        self._save(t, "bell")
+        if not ok:
+            return
+        if t.game != "blackjack" and not t.record.live:
+            assert t.rng is not None
+            value: Any = t.rng.pocket() if t.game == "roulette" else list(t.rng.dice())
+            self._result(t, value)
+            return
+        self._after_step(t)
+
+    def _result(self, t: _Table, value: Any) -> None:
+        self._step(t, {"t": "result", "value": value})
+        self._save(t, "result")
+        self._after_step(t)
+
+    # == admin =======================================================================================================
+
+    def open_table(
+        self,
+        who: User,
+        *,
+        table_id: str,
+        game: str,
+        rules: Mapping[str, Any] | None = None,
+        live: bool = False,
+        betting_seconds: float = 15,
+        decision_seconds: float = 20,
+    ) -> dict[str, Any]:
+        """Open a table (admin): ``rules`` is a rules document validated by the game's loader (``InvalidRules``
+        with every problem), ``None`` the statute; the first betting window opens at once."""
+        with self._lock:
+            self._require(who, Role.ADMIN)
+            if not isinstance(table_id, str) or not TABLE_ID.fullmatch(table_id):
+                raise InvalidInput(f"{table_id!r} is not a table id: 1 to 32 letters, digits, '_' or '-'.")
+            if game not in games.GAMES:
+                raise InvalidInput(f"{game!r} is not a game: one of {', '.join(games.GAMES)}.")
+            for what, value in (("betting_seconds", betting_seconds), ("decision_seconds", decision_seconds)):
+                if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 3600:
+                    raise InvalidInput(f"{what} must be a number of seconds from 0 to 3600, not {value!r}.")
+            if table_id in self._tables:
+                raise TableExists(f"Table {table_id!r} is already open.")
+            loaded = games.load_rules(game, rules)
+            previous = next((r for r in self.store.tables() if r.table_id == table_id), None)
+            if previous is not None and previous.game != game:
+                raise TableExists(f"Table {table_id!r} was a {previous.game} table; choose another id.")
+            document = dict(rules) if rules is not None else {}
+            record = TableRecord(
+                table_id,
+                game,
+                document,
+                bool(live),
+                float(betting_seconds),
+                float(decision_seconds),
+                "open",
+                self._time(),
+            )
+            self.store.put_table(record)
+            self._commit("table_opened")
+            self._audit(who.username, "table_opened", table_id, game=game, live=bool(live), rules=document)
+            if previous is not None and previous.rules != document:
+                self._audit(who.username, "rules_changed", table_id, before=previous.rules, after=document)
+            t = self._build(record, loaded)
+            for old in self.store.rounds(table_id):
+                t.seq = max(t.seq, old.seq)
+            self._tables[table_id] = t
+            self._open_round(t)
+            self._flush()
+            return self._describe(t)
+
+    def _build(self, record: TableRecord, rules: Any) -> _Table:
+        rng = None if record.live else self._sources(record.table_id)
+        engine, cards = games.new_engine(record.game, rules, rng)
+        return _Table(record, rules, engine, cards, rng)
+
+    def close_table(self, who: User, table_id: str) -> dict[str, Any]:
+        """Close a table (admin); refused while its round has bets (RO 3, SB 4, BJ 7.1)."""
+        with self._lock:
+            self._require(who, Role.ADMIN)
+            t = self._table(table_id)
+            assert t.round is not None
+            if t.round.data["holds"] or t.round.status != "betting":
+                rule = {"roulette": "RO 3", "sicbo": "SB 4", "blackjack": "BJ 7.1"}[t.game]
+                raise IllegalAction(f"Table {table_id!r} has a round in play; close it once it is settled.", rule=rule)
+            if t.game == "blackjack" and t.engine.open_streaks:  # type: ignore[union-attr]
+                raise IllegalAction("Streak bets are open at this table; they are decided first.", rule="BJ 13.5")
+            t.round.status = "voided"
+            t.round.data["steps"].append({"t": "void", "reason": "table closed"})
+            self._save(t, "round_closed")
+            self.store.put_table(replace(t.record, status="closed"))
+            self._commit("table_closed")
+            self._audit(who.username, "table_closed", table_id)
+            del self._tables[table_id]
+            self._flush()
+            return {"table": table_id, "status": "closed"}
+
+    def credit(self, who: User, player: str, amount: int, key: str) -> dict[str, Any]:
+        """Add to a player's wallet from the cashier (admin), audited."""
+        return self._adjust(who, "credit", player, amount, key)
+
+    def debit(self, who: User, player: str, amount: int, key: str) -> dict[str, Any]:
+        """Take from a player's wallet back to the cashier (admin; LEDGER 2), audited."""
+        return self._adjust(who, "debit", player, amount, key)
+
+    def _adjust(self, who: User, kind: str, player: str, amount: int, key: str) -> dict[str, Any]:
+        with self._lock:
+            self._require(who, Role.ADMIN)
+            self.accounts.get(player)
+            command = self.ledger.credit if kind == "credit" else self.ledger.debit
+            entry = command(player, amount, by=who.username, key=f"{kind}:{_check_key(key)}")
+            self._commit(f"ledger_{kind}")
+            self._audit(who.username, kind, None, player=player, amount=amount, entry=entry.id)
+            return {"entry": entry.id, "player": player, "wallet": self.ledger.wallet(player)}
+
+    def log(self, actor: str, action: str, **detail: Any) -> None:
+        """Write a line to the audit log for the server (logins, failed logins, logouts)."""
+        with self._lock:
+            self._audit(actor, action, None, **detail)
+
+    def audit(self, who: User, since: datetime | None = None) -> list[dict[str, Any]]:
+        """The audit log (admin)."""
+        self._require(who, Role.ADMIN)
+        return [a.as_json() for a in self.store.audit(since)]
+
+    def recall(self, who: User, table_id: str, last: int = 10) -> list[dict[str, Any]]:
+        """The last rounds of a table with every step, card, bet, net and engine operation (admin; the game
+        records' recall)."""
+        with self._lock:
+            self._require(who, Role.ADMIN)
+            if isinstance(last, bool) or not isinstance(last, int) or not 0 < last <= HISTORY:
+                raise InvalidInput(f"last must be 1 to {HISTORY} rounds, not {last!r}.")
+            records = self.store.rounds(table_id, last=last)
+            if not records and table_id not in self._tables:
+                raise UnknownTable(f"There is no table {table_id!r}.")
+            t = self._tables.get(table_id)
+            out = []
+            for r in records:
+                rnd = t.history.get(r.round_id) if t is not None else None
+                if rnd is None and t is not None and t.round is not None and t.round.round_id == r.round_id:
+                    rnd = t.rnd
+                entry = {
+                    "round": r.round_id,
+                    "table": r.table_id,
+                    "seq": r.seq,
+                    "status": r.status,
+                    "opened_at": r.opened_at.isoformat(),
+                    "updated_at": r.updated_at.isoformat(),
+                    "bets": r.data["holds"],
+                    "steps": r.data["steps"],
+                    "cards": r.data.get("cards", []),
+                    "nets": r.data.get("nets"),
+                    "outcome": r.data.get("outcome"),
+                    "entry": r.data.get("entry"),
+                }
+                if rnd is not None:
+                    entry["operations"] = games.jsonable(rnd.operations)
+                out.append(entry)
+            return out
+
+    def export_scenario(self, who: User, table_id: str, round_id: str) -> dict[str, Any]:
+        """A settled round as a SCENARIOS.md scenario that ``croupier replay`` reproduces (admin). Blackjack
+        writes the rounds from the last shuffle on, since a scenario starts on a fresh shoe (BJ 2)."""
+        with self._lock:
+            self._require(who, Role.ADMIN)
+            t = self._table(table_id)
+            record = self.store.get_round(round_id)
+            if record is None or record.table_id != table_id or record.status != "settled":
+                raise InvalidInput(f"{round_id!r} is not a settled round of table {table_id!r}.")
+            if t.game != "blackjack":
+                return games.export_wager(t.game, t.rules, record.data["steps"])
+            rounds = [rnd for rnd in t.history.values() if isinstance(rnd, BlackjackRound)]
+            ids = list(t.history)
+            if round_id not in ids:
+                raise InvalidInput(f"Round {round_id!r} is no longer in the table's memory.")
+            return games.export_blackjack(t.rules, rounds, ids.index(round_id))
+
+    # == meters and reconciliation ===================================================================================
+
+    def meters(self, who: User, table_id: str) -> dict[str, Any]:
+        """Rounds, wagered, paid, voided, held and the house result of a table, from the ledger (admin)."""
+        with self._lock:
+            self._require(who, Role.ADMIN)
+            if table_id not in self._tables and not self.store.rounds(table_id, last=1):
+                raise UnknownTable(f"There is no table {table_id!r}.")
+            return self._meters(table_id)
+
+    def _meters(self, table_id: str) -> dict[str, Any]:
+        with self.ledger.store.transaction(write=False) as tx:
+            holds = [h for h in tx.holds() if h.table == table_id]
+        statuses: dict[str, int] = {}
+        for r in self.store.rounds(table_id):
+            statuses[r.status] = statuses.get(r.status, 0) + 1
+        settled = [h for h in holds if h.status == "settled"]
+        wagered = sum(h.amount for h in holds)
+        paid = sum(h.amount + (h.net or 0) for h in settled)
+        voided = sum(h.amount for h in holds if h.status == "voided")
+        open_ = sum(h.amount for h in holds if h.status == "open")
+        return {
+            "table": table_id,
+            "rounds": statuses,
+            "wagered": wagered,
+            "paid": paid,
+            "voided": voided,
+            "held": open_,
+            "house_result": -sum(h.net or 0 for h in settled),
+        }
+
+    def reconciliation(self, who: User) -> dict[str, Any]:
+        """Per table and in all: wagered − paid − voided − held = house result; the house account and the held
+        accounts agree with the tables; every finished round is closed in the ledger; ``ledger.check()``."""
+        with self._lock:
+            self._require(who, Role.ADMIN)
+            problems = list(self.ledger.problems())
+            tables = {}
+            for rec in self.store.tables():
+                m = self._meters(rec.table_id)
+                if m["wagered"] - m["paid"] - m["voided"] - m["held"] != m["house_result"]:
+                    problems.append(f"table {rec.table_id}: the meters do not add up")
+                for r in self.store.rounds(rec.table_id):
+                    ledger_round = self.ledger.round(r.round_id)
+                    status = ledger_round.status if ledger_round is not None else "open"
+                    if r.status in FINISHED and r.data["holds"] and status != r.status:
+                        problems.append(f"round {r.round_id} is {r.status} but {status} in the ledger")
+                    settled = [h.net or 0 for h in self.ledger.holds(r.round_id) if h.status == "settled"]
+                    if r.status == "settled" and sum(r.data.get("nets", {}).values()) != sum(settled):
+                        problems.append(f"round {r.round_id}: its nets differ from the ledger's")
+                tables[rec.table_id] = m
+            balances = self.ledger.balances()
+            keys = ("wagered", "paid", "voided", "held", "house_result")
+            total = {k: sum(m[k] for m in tables.values()) for k in keys}
+            if balances.get("house", 0) != total["house_result"]:
+                house = balances.get("house", 0)
+                problems.append(f"the house account holds {house}, the tables won {total['house_result']}")
+            on_layout = sum(v for a, v in balances.items() if a.startswith("held:"))
+            if on_layout != total["held"]:
+                problems.append(f"held accounts total {on_layout}, the tables' open bets {total['held']}")
+            return {"tables": tables, "all": total, "problems": problems, "ok": not problems}
+
+    # == players =====================================================================================================
+
+    def _describe(self, t: _Table) -> dict[str, Any]:
+        r = t.round
+        return {
+            "table": t.record.table_id,
+            "game": t.game,
+            "live": t.record.live,
+            "betting_seconds": t.record.betting_seconds,
+            "decision_seconds": t.record.decision_seconds,
+            "round": r.round_id if r else None,
+            "status": r.status if r else None,
+            "deadline": t.deadline.isoformat() if t.deadline else None,
+        }
+
+    def tables(self, who: User) -> list[dict[str, Any]]:
+        """The open tables (any role)."""
+        with self._lock:
+            self._require(who, Role.PLAYER, Role.DEALER, Role.ADMIN)
+            return [self._describe(t) for t in self._tables.values()]
+
+    def table_view(self, who: User, table_id: str) -> dict[str, Any]:
+        """What the caller may see of a table: a blackjack round through ``player_view`` (no hole card, no shoe
+        order; a face-down box card only for its bettors, BJ 5.2)."""
+        with self._lock:
+            self._require(who, Role.PLAYER, Role.DEALER, Role.ADMIN)
+            t = self._table(table_id)
+            out = self._describe(t)
+            viewer = who.username if who.role is Role.PLAYER else None
+            if t.game == "blackjack":
+                out["view"] = player_view(t.rnd, viewer) if t.rnd is not None else None
+            else:
+                out["view"] = games.wager_view(t.rnd, t.game)
+            if who.role is Role.PLAYER:
+                out["wallet"] = self.ledger.wallet(who.username)
+            return out
+
+    def place_bet(self, who: User, table_id: str, bet: Mapping[str, Any], key: str) -> dict[str, Any]:
+        """Place a bet (player) in the betting window (RO 3, SB 3.1, BJ 5.1): checked by the engine, then its
+        stake held by the ledger under ``key`` (LEDGER 2, 3); the same key and bet answer the same again."""
+        with self._lock:
+            self._require(who, Role.PLAYER)
+            t = self._table(table_id)
+            key = _check_key(key)
+            bet_doc, amount = games.normalise_bet(t.game, bet)
+            digest = _fingerprint({"table": table_id, "bet": bet_doc})
+            ledger_key = f"bet:{who.username}:{key}"
+            if (done := self._replayed(ledger_key, digest)) is not None:
+                return done
+            assert t.round is not None
+            now = self._time()
+            if t.round.status != "betting" or t.deadline is None or now >= t.deadline:
+                raise IllegalAction("Betting is closed: no bet after the bell.", rule=games.BETTING_RULE[t.game])
+            games.verify_bet(t.rnd, t.game, who.username, bet_doc)
+            if len(t.round.data["holds"]) >= games.MAX_BETS_PER_ROUND:
+                raise IllegalAction("This round takes no more bets.", rule=games.BETTING_RULE[t.game])
+            self._check_funds(who.username, amount)
+            hold = self._hold(t, who.username, amount, ledger_key, kind="bet", digest=digest, extra={"bet": bet_doc})
+            self._step(t, {"t": "bet", "ref": hold["ref"], "player": who.username, "bet": bet_doc})
+            answer: dict[str, Any] = hold["answer"]
+            self._save(t, "bet_held")
+            self._event(t, "bet_placed", player=who.username, bet=bet_doc, ref=hold["ref"])
+            self._flush()
+            return answer
+
+    def _check_funds(self, player: str, amount: int) -> None:
+        balance = self.ledger.wallet(player)
+        if balance < amount:
+            raise InsufficientFunds(f"A stake of {amount} exceeds {player}'s wallet of {balance}.", rule="LEDGER 2")
+
+    def _replayed(self, ledger_key: str, digest: str) -> dict[str, Any] | None:
+        """The answer already given under ``ledger_key``, or ``IdempotencyConflict`` for another payload."""
+        round_id = self._find_entry_round(ledger_key)
+        if round_id is None:
+            return None
+        record = self.store.get_round(round_id)
+        hold = next((h for h in record.data["holds"] if h["key"] == ledger_key), None) if record else None
+        if hold is None or hold["digest"] != digest or "answer" not in hold:
+            raise IdempotencyConflict(
+                f"Idempotency key {ledger_key.split(':', 2)[2]!r} was used for another request; send a new key.",
+                rule="LEDGER 3",
+            )
+        answer: dict[str, Any] = hold["answer"]
+        return answer
+
+    def _hold(
+        self, t: _Table, player: str, amount: int, key: str, *, kind: str, digest: str, extra: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Hold a stake: stored as pending, held by the ledger, then stored as held (two boundaries)."""
+        assert t.round is not None
+        data = t.round.data
+        data["next"] += 1
+        ref = f"{'b' if kind == 'bet' else 'x'}{data['next']}"
+        hold = {
+            "ref": ref,
+            "player": player,
+            "amount": amount,
+            "key": key,
+            "kind": kind,
+            "digest": digest,
+            "status": "pending",
+            **extra,
+        }
+        if kind == "bet":
+            hold["answer"] = {
+                "table": t.record.table_id,
+                "round": t.round.round_id,
+                "ref": ref,
+                "amount": amount,
+                "bet": extra["bet"],
+            }
+        data["holds"].append(hold)
+        self._save(t, f"{kind}_pending")
+        try:
+            entry = self.ledger.hold(
+                player, amount, table=t.record.table_id, round_id=t.round.round_id, bet_ref=ref, key=key
+            )
+        except Exception:
+            data["holds"].remove(hold)
+            self._save(t, f"{kind}_refused")
+            raise
+        self._commit("ledger_held")
+        hold["status"], hold["entry"] = "held", entry.id
+        return hold
+
+    def act(
+        self,
+        who: User,
+        table_id: str,
+        action: str,
+        key: str,
+        *,
+        box: int | None = None,
+        hand: int | None = None,
+        amount: int | None = None,
+    ) -> dict[str, Any]:
+        """Answer the pending blackjack decision (player): only the caller's own (BJ 6.3, BJ 20.2); an extra
+        stake (double BJ 17, split BJ 16, follow BJ 20, insurance BJ 12 with ``amount``, Any Pair BJ 13.1) is
+        held by the ledger first. The same key and answer give the same reply again."""
+        with self._lock:
+            self._require(who, Role.PLAYER)
+            t = self._table(table_id)
+            key = _check_key(key)
+            if t.game != "blackjack":
+                raise IllegalAction(f"Table {table_id!r} plays {t.game}: there is no decision to answer.")
+            assert t.round is not None
+            payload = {"table": table_id, "action": action, "box": box, "hand": hand, "amount": amount}
+            digest = _fingerprint(payload)
+            act_key = f"{who.username}:{key}"
+            for rec in [t.round, *self._recent(t)]:
+                done = rec.data["acts"].get(act_key)
+                if done is not None:
+                    if done["digest"] != digest:
+                        raise IdempotencyConflict(f"Key {key!r} was used for another answer.", rule="LEDGER 3")
+                    answer: dict[str, Any] = done["answer"]
+                    return answer
+            ledger_key = f"act:{who.username}:{key}"
+            if self._find_entry_round(ledger_key) is not None:
+                raise IdempotencyConflict(f"Idempotency key {key!r} was used for another answer.", rule="LEDGER 3")
+            if t.round.status != "playing" or "stalled" in t.round.data:
+                raise IllegalAction(f"{action!r}: no decision is waiting at this table.", rule="BJ 6.3")
+            q = t.rnd.verify(action, box=box, player=who.username, hand=hand, amount=amount)
+            extra = games.extra_stake(t.rnd, action, amount)
+            if extra:
+                self._check_funds(who.username, extra)
+                self._hold(t, who.username, extra, ledger_key, kind="extra", digest=digest, extra={"action": action})
+            step = {
+                "t": "act",
+                "player": who.username,
+                "action": action,
+                "box": q.box,
+                "hand": q.hand,
+                "amount": amount,
+            }
+            answer = {
+                "table": table_id,
+                "round": t.round.round_id,
+                "action": action,
+                "box": q.box,
+                "hand": q.hand,
+                "extra_stake": extra,
+            }
+            t.round.data["acts"][act_key] = {"digest": digest, "answer": answer}
+            done_now = self._try_step(t, step)
+            self._save(t, "act")
+            if done_now:
+                self._after_step(t)
+            self._flush()
+            return answer
+
+    def _recent(self, t: _Table) -> list[RoundRecord]:
+        return [r for r in self.store.rounds(t.record.table_id, last=3) if t.round and r.round_id != t.round.round_id]
+
+    # == dealers =====================================================================================================
+
+    def report(self, who: User, table_id: str, result: object) -> dict[str, Any]:
+        """A live table's result (dealer): a pocket 0-36 (RO 4), three dice (SB 3.2), ``"void"`` for a void spin
+        or roll (RO 2.2, SB 3.3: the bets stand), or a card code from the shoe reader (BJ 5.2)."""
+        with self._lock:
+            self._require(who, Role.DEALER)
+            t = self._table(table_id)
+            if not t.record.live:
+                raise IllegalAction(f"Table {table_id!r} is an RNG table: its results are drawn, not reported.")
+            assert t.round is not None
+            if t.game == "blackjack":
+                if not isinstance(result, str):
+                    raise InvalidInput(f"{result!r} is not a card code such as 'KD' (BJ 5.2).")
+                card = parse_card(result.strip().upper())
+                assert t.cards is not None
+                t.cards.queue.append(card)
+                t.round.data["reported"] = [str(c) for c in t.cards.queue]
+                self._save(t, "card_reported")
+                stalled = t.round.data.get("stalled")
+                if stalled is not None and self._try_step(t, stalled):
+                    self._save(t, "step")
+                    self._after_step(t)
+                self._flush()
+                return {"table": table_id, "round": t.round.round_id, "card": str(card)}
+            if t.round.status != "playing":
+                raise IllegalAction("There is no result before the bell closes betting.", rule=t.rnd.RULE_BETTING)
+            round_id = t.round.round_id
+            if result == "void":
+                self._step(t, {"t": "void_result"})
+                if t.game == "sicbo":  # SB 3.3: a new betting window; the bets placed stand
+                    t.round.status = "betting"
+                    t.deadline = self._time() + timedelta(seconds=t.record.betting_seconds)
+                self._save(t, "void_result")
+                self._event(t, "void_result", rule=games.VOID_RULE[t.game])
+            else:
+                value: Any = check_pocket(result) if t.game == "roulette" else list(check_dice(result))
+                self._result(t, value)
+            self._flush()
+            return {"table": table_id, "round": round_id, "result": result}
+
+    def void(self, who: User, table_id: str, reason: str) -> dict[str, Any]:
+        """Void the round (dealer; RO 2.2, SB 3.3, BJ 5.1.2): every held bet is returned, audited."""
+        with self._lock:
+            self._require(who, Role.DEALER)
+            t = self._table(table_id)
+            if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
+                raise InvalidInput("A void needs a reason of 1 to 500 characters.")
+            assert t.round is not None
+            round_id = t.round.round_id
+            self._void_round(t, who.username, reason)
+            self._open_round(t)
+            self._flush()
+            return {"table": table_id, "round": round_id, "status": "voided"}
+
+    # == time ========================================================================================================
+
+    def tick(self, now: datetime | None = None) -> list[dict[str, Any]]:
+        """Move every table on to ``now``: the bell at the end of a betting window, RNG results, each decision's
+        published default (``stand``, ``decline`` for offers) when its timer runs out, settlement, the next
+        window. Returns the events it produced."""
+        with self._lock:
+            self._now = now if now is not None else self._clock()
+            try:
+                for t in list(self._tables.values()):
+                    self._tick_table(t, self._now)
+            finally:
+                self._now = None
+            return self._flush()
+
+    def _tick_table(self, t: _Table, now: datetime) -> None:
+        for _ in range(100):  # each pass moves one step; a table never needs this many in one tick
+            r = t.round
+            if r is None or t.deadline is None or now < t.deadline:
+                return
+            if r.status == "betting":
+                self._bell(t)
+            elif r.status == "playing" and t.game == "blackjack" and t.rnd.pending is not None:
+                q = t.rnd.pending
+                action = games.default_action(t.rnd)
+                step = {"t": "act", "player": q.player, "action": action, "box": q.box, "hand": q.hand, "amount": None}
+                t.deadline = None
+                ok = self._try_step(t, step)
+                self._save(t, "default_action")
+                self._audit(
+                    SYSTEM,
+                    "default_action",
+                    t.record.table_id,
+                    round=r.round_id,
+                    player=q.player,
+                    answer=action,
+                    rule="BJ 6.5",
+                )
+                if ok:
+                    self._after_step(t)
+            else:
+                return
+
+    # == events ======================================================================================================
+
+    def subscribe(self, table_id: str) -> Subscription:
+        """A queue of the table's events."""
+        with self._lock:
+            self._table(table_id)
+            sub = Subscription(table_id)
+            self._subscribers.setdefault(table_id, []).append(sub)
+            return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        """Stop queueing events for ``sub``."""
+        with self._lock:
+            subs = self._subscribers.get(sub.table_id, [])
+            if sub in subs:
+                subs.remove(sub)
+
+    # == recovery ====================================================================================================
+
+    def recover(self, *, void_unfinished: bool = False) -> list[dict[str, Any]]:
+        """At start-up: rebuild every open table from its stored rounds and bring each unfinished round to a
+        consistent state — held stakes reconciled with the ledger, a round the ledger already closed marked so,
+        a round whose steps are all stored settled, any other resumed where it stood (fresh timers) or, when it
+        cannot be replayed or ``void_unfinished``, voided with every held bet returned. Each is audited."""
+        with self._lock:
+            report: list[dict[str, Any]] = []
+            for record in self.store.tables():
+                if record.status != "open" or record.table_id in self._tables:
+                    continue
+                t = self._build(record, games.load_rules(record.game, record.rules))
+                self._tables[record.table_id] = t
+                rounds = self.store.rounds(record.table_id)
+                for r in rounds:
+                    t.seq = max(t.seq, r.seq)
+                    if r.status in FINISHED:
+                        self._replay_finished(t, r)
+                    else:
+                        report.append(self._recover_round(t, r, void_unfinished))
+                if t.round is None or t.round.status in FINISHED:
+                    self._open_round(t)
+            self._flush()
+            return report
+
+    def _replay(self, t: _Table, r: RoundRecord) -> None:
+        t.round = r
+        if t.game != "blackjack" and t.rnd is not None and not t.rnd.is_over:
+            t.engine.round = None
+        t.rnd = t.engine.open_round()
+        if t.cards is not None:
+            t.cards.queue.clear()
+            t.cards.queue.extend(parse_card(c) for c in [*r.data.get("cards", []), *r.data.get("reported", [])])
+        for step in r.data["steps"]:
+            if step["t"] == "void" and t.game != "blackjack":
+                continue
+            games.apply_step(t.engine, t.rnd, t.game, step)
+
+    def _replay_finished(self, t: _Table, r: RoundRecord) -> None:
+        if t.game != "blackjack" and r.status == "voided":
+            t.round = r
+            return
+        self._replay(t, r)
+        self._remember(t)
+
+    def _recover_round(self, t: _Table, r: RoundRecord, void_unfinished: bool) -> dict[str, Any]:
+        in_ledger = {h.bet_ref: h for h in self.ledger.holds(r.round_id)}
+        for h in list(r.data["holds"]):
+            if h["status"] == "pending":
+                if h["ref"] in in_ledger:
+                    h["status"], h["entry"] = "held", in_ledger[h["ref"]].entry_id
+                    closed = any(s["t"] == "close" for s in r.data["steps"])
+                    if h["kind"] == "bet" and not closed:
+                        r.data["steps"].append({"t": "bet", "ref": h["ref"], "player": h["player"], "bet": h["bet"]})
+                else:
+                    r.data["holds"].remove(h)
+        ledger_round = self.ledger.round(r.round_id)
+        status = "resumed"
+        try:
+            self._replay(t, r)
+            replayed = True
+        except (ValueError, ChanceExhausted):
+            replayed = False
+        if ledger_round is not None and ledger_round.status != "open":
+            r.status = ledger_round.status
+            r.data["entry"] = ledger_round.closed_by
+            if r.status == "settled" and replayed:
+                r.data["outcome"] = games.outcome(t.game, t.rnd)
+            self._save(t, "recovered")
+            status = r.status
+        elif r.status == "voiding" or not replayed or void_unfinished:
+            if not replayed:
+                t.rnd = t.engine.round if t.game == "blackjack" else t.rnd
+            self._void_round(t, SYSTEM, "recovery: the round could not be resumed")
+            status = "voided"
+        elif t.rnd.is_over:
+            self._settle(t)
+            status = "settled"
+        else:
+            now = self._time()
+            stalled = r.data.get("stalled")
+            if r.status == "betting":
+                t.deadline = now + timedelta(seconds=t.record.betting_seconds)
+            elif stalled is None and t.game == "blackjack" and t.rnd.pending is not None:
+                t.deadline = now + timedelta(seconds=t.record.decision_seconds)
+            elif t.game != "blackjack" and not t.record.live and t.rnd.outcome is None:
+                assert t.rng is not None
+                self._result(t, t.rng.pocket() if t.game == "roulette" else list(t.rng.dice()))
+            self._save(t, "recovered")
+        self._audit(SYSTEM, "recovery", t.record.table_id, round=r.round_id, status=status)
+        self._event(t, "recovered", status=status)
+        return {"table": t.record.table_id, "round": r.round_id, "status": status}

@@ -1,0 +1,106 @@
+"""Helpers of the server tests: sessions, idempotency keys, wallets, the error shape and WebSocket events."""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+ADMIN = "boss"
+PASSWORD = "correct horse battery"
+EVENT_TIMEOUT = 30.0
+
+
+@dataclass
+class Server:
+    """A running server: its base URL, a client for it, and its log file."""
+
+    base: str
+    client: httpx.Client
+    log: Path
+    tokens: dict[str, str] = field(default_factory=dict)
+
+    def login(self, name: str, password: str = PASSWORD) -> dict[str, str]:
+        """Log ``name`` in (once) and return the headers of its session."""
+        if name not in self.tokens:
+            r = self.client.post("/api/login", json={"username": name, "password": password})
+            assert r.status_code == 200, r.text
+            self.tokens[name] = r.json()["token"]
+        return {"Authorization": f"Bearer {self.tokens[name]}"}
+
+    def as_(self, name: str, *, key: str | None = None) -> dict[str, str]:
+        """``name``'s headers, with an ``Idempotency-Key`` (fresh unless given)."""
+        return {**self.login(name), "Idempotency-Key": key or uuid.uuid4().hex}
+
+    def add_account(self, name: str, role: str = "player", credit: int = 0) -> None:
+        """Create an account as the admin, and credit a player's wallet."""
+        r = self.client.post(
+            "/api/accounts", json={"username": name, "password": PASSWORD, "role": role}, headers=self.login(ADMIN)
+        )
+        assert r.status_code == 201, r.text
+        if credit:
+            r = self.client.post(f"/api/accounts/{name}/credit", json={"amount": credit}, headers=self.as_(ADMIN))
+            assert r.status_code == 200, r.text
+
+    def wallet(self, name: str) -> int:
+        """``name``'s wallet balance, asked as ``name``."""
+        r = self.client.get("/api/wallet", headers=self.login(name))
+        assert r.status_code == 200, r.text
+        balance: int = r.json()["balance"]
+        return balance
+
+    def socket(self, table: str, name: str) -> Events:
+        """``name``'s WebSocket on ``table``, its snapshot read."""
+        token = self.login(name)["Authorization"].removeprefix("Bearer ")
+        ws_base = self.base.replace("http://", "ws://")
+        events = Events(connect(f"{ws_base}/ws/tables/{table}?token={token}", open_timeout=EVENT_TIMEOUT, legacy=True))
+        snapshot = events.next()
+        assert snapshot["type"] == "snapshot", snapshot
+        events.snapshot = snapshot
+        return events
+
+
+class Events:
+    """The events a WebSocket has received, read in order."""
+
+    def __init__(self, connection: ClientConnection) -> None:
+        self.connection = connection
+        self.seen: list[dict[str, Any]] = []
+        self.snapshot: dict[str, Any] = {}
+
+    def next(self, timeout: float = EVENT_TIMEOUT) -> dict[str, Any]:
+        """The next message."""
+        message: dict[str, Any] = json.loads(self.connection.recv(timeout=timeout))
+        self.seen.append(message)
+        return message
+
+    def until(self, kind: str | Callable[[dict[str, Any]], bool], timeout: float = EVENT_TIMEOUT) -> dict[str, Any]:
+        """Read until a message of type ``kind`` (or one ``kind`` accepts) and return it."""
+        match = kind if callable(kind) else (lambda e: e.get("type") == kind)
+        deadline = time.monotonic() + timeout
+        while True:
+            event = self.next(timeout=max(0.1, deadline - time.monotonic()))
+            if match(event):
+                return event
+
+    def close(self) -> None:
+        """Close the socket."""
+        self.connection.close()
+
+
+def assert_error(response: httpx.Response, status: int, kind: str | None = None) -> dict[str, Any]:
+    """``response`` is a refusal with ``status`` in the error shape (of ``kind`` when given)."""
+    assert response.status_code == status, response.text
+    body: dict[str, Any] = response.json()
+    assert set(body) == {"error", "detail", "rule"}, body
+    assert isinstance(body["detail"], str) and body["detail"], body
+    if kind is not None:
+        assert body["error"] == kind, body
+    return body
