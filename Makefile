@@ -17,8 +17,11 @@ $(STAMP): $(BIN)/python pyproject.toml constraints.txt
 
 install: $(STAMP)
 
+# The offline sessions and exact figures, then the table server with demo accounts and tables (Ctrl+C stops it;
+# DEMO_SECONDS=N stops it after N seconds).
 demo: $(STAMP)
 	$(BIN)/croupier demo
+	$(BIN)/croupier serve --demo $(if $(DEMO_SECONDS),--seconds $(DEMO_SECONDS))
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench

@@ -362,9 +362,17 @@ def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
     database: DatabaseOpt = None,
+    demo: Annotated[
+        bool, typer.Option("--demo", help="Seed an admin, three players with money and an RNG table of each game.")
+    ] = False,
+    seconds: Annotated[
+        float | None, typer.Option("--seconds", min=0.1, help="Stop after this many seconds (default: Ctrl+C).")
+    ] = None,
 ) -> None:
     """Run the table service over HTTP and WebSocket (migrating the database first; OpenAPI at /docs)."""
     try:
+        import threading
+
         import uvicorn
 
         from croupier.server.app import create_app
@@ -375,7 +383,21 @@ def serve(
         services = open_services(database_url(database))
     except Exception as exc:
         raise _fail(ValueError(f"cannot open the database: {exc}")) from None
-    uvicorn.run(create_app(services, close_services=True), host=host, port=port, log_level="info")
+    app_ = create_app(services, close_services=True, recover=not demo)
+    if demo:
+        from croupier.server.demo import banner, seed
+
+        try:
+            services.at_casino(services.casino.recover)  # before seeding: the tables already open come back
+            accounts = seed(services)
+        except CroupierError as exc:
+            raise _fail(exc) from None
+        for line in banner(accounts, host, port):
+            console.print(escape(line), highlight=False, soft_wrap=True)
+    server = uvicorn.Server(uvicorn.Config(app_, host=host, port=port, log_level="warning" if demo else "info"))
+    if seconds is not None:
+        threading.Timer(seconds, lambda: setattr(server, "should_exit", True)).start()
+    server.run()
 
 
 admin_app = typer.Typer(help="Bootstrap accounts and money on the server's database.", no_args_is_help=True)
