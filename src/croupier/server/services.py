@@ -1,9 +1,25 @@
-"""The services the server adapts, built on one database: accounts, the ledger and the casino."""
+"""The services the server adapts, built on one database: accounts, the ledger and the casino.
+
+**Test-only crash hook.** Fault tests kill a real server at a chosen persistence boundary (the casino's
+``on_commit(label)``, called after every store or ledger write) and restart it on the same database. Two
+environment variables, read once by :func:`open_services`, drive it; with neither set the casino gets no hook at
+all and nothing here runs:
+
+- ``CROUPIER_CRASH_AT``: ``"N"`` kills the process with ``SIGKILL`` right after its N-th boundary (counted from
+  the process's start, 1-based); ``"LABEL"`` or ``"LABEL:N"`` after the N-th boundary with that label (for
+  example ``"ledger_held:1"`` or ``"audit:recovery:1"``; the label may itself contain colons).
+- ``CROUPIER_CRASH_COUNT_FILE``: a file to which each boundary's label is appended, one a line, before any kill
+  (how a test learns the boundaries of a round).
+
+Never set them in production: a server with ``CROUPIER_CRASH_AT`` dies on purpose.
+"""
 
 from __future__ import annotations
 
+import os
+import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
@@ -16,6 +32,9 @@ from croupier.service.casino import Casino
 from croupier.service.ledger import Ledger
 
 T = TypeVar("T")
+
+CRASH_AT = "CROUPIER_CRASH_AT"
+CRASH_COUNT_FILE = "CROUPIER_CRASH_COUNT_FILE"
 
 DEFAULT_FOLDER = Path("data")
 DEFAULT_FILE = "croupier.sqlite3"
@@ -66,5 +85,46 @@ def open_services(url: str, *, migrate: bool = True) -> Services:
         upgrade(engine)
     ledger = Ledger(SqlLedgerStore(engine))
     accounts = AccountService(SqlAccountStore(engine))
-    casino = Casino(ledger, accounts, SqlCasinoStore(engine))
+    casino = Casino(ledger, accounts, SqlCasinoStore(engine), on_commit=crash_hook(os.environ))
     return Services(accounts=accounts, ledger=ledger, casino=casino, engine=engine)
+
+
+def _crash_point(spec: str) -> tuple[str | None, int]:
+    """``"7"`` → (None, 7); ``"ledger_held:2"`` → ("ledger_held", 2); ``"bell"`` → ("bell", 1)."""
+    spec = spec.strip()
+    if spec.isdigit():
+        label, n = None, int(spec)
+    else:
+        head, _, tail = spec.rpartition(":")
+        label, n = (head, int(tail)) if head and tail.isdigit() else (spec, 1)
+    if n < 1 or label == "":
+        raise ValueError(f"{CRASH_AT}={spec!r}: expected N, LABEL or LABEL:N with N >= 1")
+    return label, n
+
+
+def crash_hook(environ: Mapping[str, str]) -> Callable[[str], None] | None:
+    """The test-only ``on_commit`` hook of the module docstring, or None when neither variable is set."""
+    spec = environ.get(CRASH_AT, "")
+    count_file = environ.get(CRASH_COUNT_FILE, "")
+    if not spec and not count_file:
+        return None
+    label_at, n_at = _crash_point(spec) if spec else (None, 0)
+    seen: dict[str | None, int] = {}
+    lock = threading.Lock()
+
+    def on_commit(label: str) -> None:
+        with lock:
+            if count_file:
+                fd = os.open(count_file, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+                try:
+                    os.write(fd, f"{label}\n".encode())
+                finally:
+                    os.close(fd)
+            key = label if label_at is not None else None
+            if label_at is not None and label != label_at:
+                return
+            seen[key] = seen.get(key, 0) + 1
+            if n_at and seen[key] == n_at:
+                os.kill(os.getpid(), signal.SIGKILL)
+
+    return on_commit
