@@ -3,24 +3,19 @@ folder, or a uniquely named PostgreSQL database), and an HTTP client for it."""
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
 import sys
 import time
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-import sqlalchemy
-from sqlalchemy import text
-from sqlalchemy.engine import make_url
 
+from pgserver import fresh_database
 from server.support import ADMIN, PASSWORD, Server
 
-POSTGRES = os.environ.get("CROUPIER_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
 START_TIMEOUT = 60.0
 
 
@@ -86,23 +81,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture
 def postgres_server(tmp_path: Path) -> Iterator[Server]:
     """A real server on a freshly created PostgreSQL database, dropped afterwards (skipped when none answers)."""
-    admin_url = make_url(POSTGRES)
-    admin = sqlalchemy.create_engine(admin_url, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 3})
-    try:
-        with admin.connect() as connection:
-            connection.execute(text("SELECT 1"))
-    except sqlalchemy.exc.OperationalError as error:
-        admin.dispose()
-        reason = str(error.orig).strip().splitlines()[0] if error.orig else str(error)
-        pytest.skip(f"no PostgreSQL reachable at {admin_url.render_as_string()} ({reason}); CI has one")
-    name = f"croupier_server_{uuid.uuid4().hex[:12]}"
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
     # The plain postgresql:// form, as an operator types it: the server maps it to psycopg.
-    url = admin_url.set(drivername="postgresql", database=name).render_as_string(hide_password=False)
-    try:
+    with fresh_database("croupier_server", drivername="postgresql") as url:
         yield from start_server(url, tmp_path)
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()

@@ -39,11 +39,10 @@ from typing import Any
 
 import httpx
 import pytest
-import sqlalchemy
-from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from server.conftest import POSTGRES, free_port
+from pgserver import fresh_database
+from server.conftest import free_port
 from server.support import ADMIN, PASSWORD
 
 TABLE = "T"
@@ -448,22 +447,5 @@ def test_sqlite_crash_at_every_boundary(zygote: Zygote, client: httpx.Client, tm
 @pytest.mark.parametrize("game", ["roulette", "blackjack"])
 def test_postgres_crash_at_every_boundary(zygote: Zygote, client: httpx.Client, tmp_path: Path, game: str) -> None:
     """The same loop, every boundary, on a fresh PostgreSQL database (dropped afterwards)."""
-    admin_url = make_url(POSTGRES)
-    admin = sqlalchemy.create_engine(admin_url, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 3})
-    try:
-        with admin.connect() as connection:
-            connection.execute(text("SELECT 1"))
-    except sqlalchemy.exc.OperationalError as error:
-        admin.dispose()
-        reason = str(error.orig).strip().splitlines()[0] if error.orig else str(error)
-        pytest.skip(f"no PostgreSQL reachable at {admin_url.render_as_string()} ({reason}); CI has one")
-    name = f"croupier_faults_{uuid.uuid4().hex[:12]}"
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    url = admin_url.set(drivername="postgresql", database=name).render_as_string(hide_password=False)
-    try:
+    with fresh_database("croupier_faults", drivername="postgresql") as url:
         run_sequence(Sequence(zygote=zygote, url=url, tmp=tmp_path, game=game, client=client))
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()

@@ -1,25 +1,20 @@
 """Databases for the storage tests: a migrated SQLite file per test (copied from one migrated per session), and a
 PostgreSQL database named uniquely for the session, migrated once, emptied before each test and dropped at the
-end. PostgreSQL is found at ``$CROUPIER_TEST_POSTGRES_URL`` (default: the trust-auth server on 127.0.0.1:5432);
-when none answers, its tests are skipped saying so."""
+end. PostgreSQL comes from :mod:`pgserver` (the running server, or a throwaway one from the Debian package's
+binaries; skipped, saying why, only where neither can be had)."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import sqlalchemy
 from sqlalchemy import Engine, text
-from sqlalchemy.engine import make_url
 
 from croupier.storage import create_engine, upgrade
 from croupier.storage.models import Base
-
-POSTGRES = os.environ.get("CROUPIER_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/postgres")
+from pgserver import fresh_database
 
 
 @pytest.fixture(scope="session")
@@ -40,26 +35,9 @@ def sqlite_engine(sqlite_template: Path, tmp_path: Path) -> Iterator[Engine]:
 
 @pytest.fixture(scope="session")
 def postgres_url() -> Iterator[str]:
-    admin_url = make_url(POSTGRES)
-    admin = sqlalchemy.create_engine(admin_url, isolation_level="AUTOCOMMIT", connect_args={"connect_timeout": 3})
-    try:
-        with admin.connect() as connection:
-            connection.execute(text("SELECT 1"))
-    except sqlalchemy.exc.OperationalError as error:
-        admin.dispose()
-        reason = str(error.orig).strip().splitlines()[0] if error.orig else str(error)
-        pytest.skip(f"no PostgreSQL reachable at {admin_url.render_as_string()} ({reason}); CI has one")
-    name = f"croupier_test_{uuid.uuid4().hex[:12]}"
-    with admin.connect() as connection:
-        connection.execute(text(f'CREATE DATABASE "{name}"'))
-    url = admin_url.set(database=name).render_as_string(hide_password=False)
-    try:
+    with fresh_database("croupier_test") as url:
         upgrade(url)
         yield url
-    finally:
-        with admin.connect() as connection:
-            connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 @pytest.fixture
