@@ -7,7 +7,7 @@ all and nothing here runs:
 
 - ``CROUPIER_CRASH_AT``: ``"N"`` kills the process with ``SIGKILL`` right after its N-th boundary (counted from
   the process's start, 1-based); ``"LABEL"`` or ``"LABEL:N"`` after the N-th boundary with that label (for
-  example ``"ledger_held:1"`` or ``"audit:recovery:1"``; the label may itself contain colons).
+  example ``"bet_held:1"`` or ``"audit:recovery:1"``; the label may itself contain colons).
 - ``CROUPIER_CRASH_COUNT_FILE``: a file to which each boundary's label is appended, one a line, before any kill
   (how a test learns the boundaries of a round).
 
@@ -90,7 +90,7 @@ def open_services(url: str, *, migrate: bool = True) -> Services:
 
 
 def _crash_point(spec: str) -> tuple[str | None, int]:
-    """``"7"`` → (None, 7); ``"ledger_held:2"`` → ("ledger_held", 2); ``"bell"`` → ("bell", 1)."""
+    """``"7"`` → (None, 7); ``"bet_held:2"`` → ("bet_held", 2); ``"bell"`` → ("bell", 1)."""
     spec = spec.strip()
     if spec.isdigit():
         label, n = None, int(spec)

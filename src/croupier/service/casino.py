@@ -10,13 +10,14 @@ The contract with the server is ``docs/casino-service.md``. In short:
   round (``settle:<round>``, LEDGER 4), or voided with every held bet returned (RO 2.2, SB 3.3, BJ 5.1.2).
 - A round's state (its bets with their hold keys, its steps, its cards) is stored **before** it is shown; each
   store or ledger commit is a *persistence boundary* that calls ``on_commit(label)`` (tests raise there to
-  simulate a crash). :meth:`Casino.recover` rebuilds every open table from the stored steps (a stored card or
-  result is never drawn again) and resumes each unfinished round, or voids it when it cannot be resumed.
+  simulate a crash). A bet is one transaction: the ledger's hold of its stake and the bet appended to the stored
+  round (``CasinoStore.append_round``) commit together or not at all. :meth:`Casino.recover` rebuilds every open
+  table from the stored steps (a stored card or result is never drawn again) and resumes each unfinished round,
+  or voids it when it cannot be resumed.
 """
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import re
@@ -29,7 +30,7 @@ from typing import Any
 
 from croupier.blackjack.round import BlackjackRound
 from croupier.blackjack.views import player_view
-from croupier.errors import IllegalAction, InvalidInput
+from croupier.errors import CroupierError, IllegalAction, InvalidInput
 from croupier.primitives.cards import parse_card
 from croupier.primitives.chance import ChanceExhausted, ChanceSource, SystemRandom
 from croupier.primitives.dice import check_dice
@@ -39,6 +40,7 @@ from croupier.service.accounts import AccountService, Forbidden, Role, User
 from croupier.service.casino_records import (
     AuditRecord,
     CasinoStore,
+    RoundChange,
     RoundRecord,
     RoundStatus,
     Subscription,
@@ -47,12 +49,13 @@ from croupier.service.casino_records import (
     TableStatus,
     UnknownTable,
 )
-from croupier.service.ledger import IdempotencyConflict, InsufficientFunds, Ledger, utc_now
+from croupier.service.ledger import Entry, IdempotencyConflict, InsufficientFunds, Ledger, LedgerTransaction, utc_now
 
 __all__ = [
     "AuditRecord",
     "Casino",
     "CasinoStore",
+    "RoundChange",
     "RoundRecord",
     "RoundStatus",
     "Subscription",
@@ -139,7 +142,7 @@ class Casino:
     def _save(self, t: _Table, label: str) -> None:
         assert t.round is not None
         t.round.updated_at = self._time()
-        self.store.put_round(copy.deepcopy(t.round))
+        self.store.put_round(t.round)  # a store keeps no reference to it: it copies or serialises it
         self._commit(label)
 
     def _audit(self, actor: str, action: str, table_id: str | None, **detail: Any) -> None:
@@ -190,14 +193,15 @@ class Casino:
         self._save(t, "round_opened")
         self._event(t, "betting_open", closes_at=t.deadline.isoformat())
 
-    def _step(self, t: _Table, step: dict[str, Any]) -> None:
-        """Apply a step to the engine and record it (the caller saves); a live step that needs a card the dealer
-        has not reported raises ``ChanceExhausted`` and changes nothing."""
+    def _step(self, t: _Table, step: dict[str, Any], *, record: bool = True) -> None:
+        """Apply a step to the engine and record it (the caller saves; ``record=False``: already recorded); a live
+        step that needs a card the dealer has not reported raises ``ChanceExhausted`` and changes nothing."""
         assert t.round is not None
         start = len(t.rnd.operations)
         games.apply_step(t.engine, t.rnd, t.game, step)
         data = t.round.data
-        data["steps"].append(step)
+        if record:
+            data["steps"].append(step)
         if t.game == "blackjack":
             data["cards"] = games.round_cards(t.rnd)
             assert t.cards is not None
@@ -249,6 +253,17 @@ class Casino:
         r.data["entry"] = entry.id
         r.status = "settled"
         self._save(t, "round_settled")
+        wagered = sum(h["amount"] for h in holds if h["status"] == "held")
+        house_result = -sum(nets.values())
+        self._audit(
+            SYSTEM,
+            "settled",
+            t.record.table_id,
+            round=r.round_id,
+            entry=entry.id,
+            wagered=wagered,
+            house_result=house_result,
+        )
         self._remember(t)
         self._event(t, "result", outcome=r.data["outcome"])
         self._event(t, "settled", nets=nets, players=self._players_of(t))
@@ -589,23 +604,31 @@ class Casino:
             bet_doc, amount = games.normalise_bet(t.game, bet)
             digest = _fingerprint({"table": table_id, "bet": bet_doc})
             ledger_key = f"bet:{who.username}:{key}"
-            if (done := self._replayed(ledger_key, digest)) is not None:
-                return done
-            assert t.round is not None
-            now = self._time()
-            if t.round.status != "betting" or t.deadline is None or now >= t.deadline:
-                raise IllegalAction("Betting is closed: no bet after the bell.", rule=games.BETTING_RULE[t.game])
-            games.verify_bet(t.rnd, t.game, who.username, bet_doc)
-            if len(t.round.data["holds"]) >= games.MAX_BETS_PER_ROUND:
-                raise IllegalAction("This round takes no more bets.", rule=games.BETTING_RULE[t.game])
-            self._check_funds(who.username, amount)
-            hold = self._hold(t, who.username, amount, ledger_key, kind="bet", digest=digest, extra={"bet": bet_doc})
-            self._step(t, {"t": "bet", "ref": hold["ref"], "player": who.username, "bet": bet_doc})
-            answer: dict[str, Any] = hold["answer"]
-            self._save(t, "bet_held")
+            try:
+                hold = self._place_bet(t, who.username, bet_doc, amount, key=ledger_key, digest=digest)
+            except CroupierError:
+                # Refused, or the key was used before: a bet sent again answers as it did the first time (LEDGER 3).
+                if (done := self._replayed(ledger_key, digest)) is not None:
+                    return done
+                raise
             self._event(t, "bet_placed", player=who.username, bet=bet_doc, ref=hold["ref"])
             self._flush()
+            answer: dict[str, Any] = hold["answer"]
             return answer
+
+    def _place_bet(
+        self, t: _Table, player: str, bet_doc: dict[str, Any], amount: int, *, key: str, digest: str
+    ) -> dict[str, Any]:
+        assert t.round is not None
+        now = self._time()
+        if t.round.status != "betting" or t.deadline is None or now >= t.deadline:
+            raise IllegalAction("Betting is closed: no bet after the bell.", rule=games.BETTING_RULE[t.game])
+        games.verify_bet(t.rnd, t.game, player, bet_doc)
+        if len(t.round.data["holds"]) >= games.MAX_BETS_PER_ROUND:
+            raise IllegalAction("This round takes no more bets.", rule=games.BETTING_RULE[t.game])
+        hold = self._hold(t, player, amount, key, kind="bet", digest=digest, extra={"bet": bet_doc})
+        self._step(t, t.round.data["steps"][-1], record=False)  # the bet's step, stored with its hold
+        return hold
 
     def _check_funds(self, player: str, amount: int) -> None:
         balance = self.ledger.wallet(player)
@@ -617,7 +640,9 @@ class Casino:
         round_id = self._find_entry_round(ledger_key)
         if round_id is None:
             return None
-        record = self.store.get_round(round_id)
+        table = self._tables.get(round_id.rpartition(".")[0])
+        current = table.round if table is not None else None
+        record = current if current is not None and current.round_id == round_id else self.store.get_round(round_id)
         hold = next((h for h in record.data["holds"] if h["key"] == ledger_key), None) if record else None
         if hold is None or hold["digest"] != digest or "answer" not in hold:
             raise IdempotencyConflict(
@@ -630,11 +655,12 @@ class Casino:
     def _hold(
         self, t: _Table, player: str, amount: int, key: str, *, kind: str, digest: str, extra: dict[str, Any]
     ) -> dict[str, Any]:
-        """Hold a stake: stored as pending, held by the ledger, then stored as held (two boundaries)."""
-        assert t.round is not None
-        data = t.round.data
-        data["next"] += 1
-        ref = f"{'b' if kind == 'bet' else 'x'}{data['next']}"
+        """Hold a stake (and for a bet, its step) in one transaction: the ledger holds it and, in the same
+        transaction, the hold is appended to the stored round; one boundary. Nothing changes when it is refused."""
+        r = t.round
+        assert r is not None
+        number = r.data["next"] + 1
+        ref = f"{'b' if kind == 'bet' else 'x'}{number}"
         hold = {
             "ref": ref,
             "player": player,
@@ -642,29 +668,37 @@ class Casino:
             "key": key,
             "kind": kind,
             "digest": digest,
-            "status": "pending",
+            "status": "held",
             **extra,
         }
+        steps = []
         if kind == "bet":
             hold["answer"] = {
                 "table": t.record.table_id,
-                "round": t.round.round_id,
+                "round": r.round_id,
                 "ref": ref,
                 "amount": amount,
                 "bet": extra["bet"],
             }
-        data["holds"].append(hold)
-        self._save(t, f"{kind}_pending")
-        try:
-            entry = self.ledger.hold(
-                player, amount, table=t.record.table_id, round_id=t.round.round_id, bet_ref=ref, key=key
+            steps.append({"t": "bet", "ref": ref, "player": player, "bet": extra["bet"]})
+        now = self._time()
+
+        def record(tx: LedgerTransaction, entry: Entry) -> None:
+            hold["entry"] = entry.id
+            self.store.append_round(
+                RoundChange(r.round_id, now, {"holds": [hold], "steps": steps}, {"next": number}), within=tx
             )
-        except Exception:
-            data["holds"].remove(hold)
-            self._save(t, f"{kind}_refused")
-            raise
-        self._commit("ledger_held")
-        hold["status"], hold["entry"] = "held", entry.id
+
+        self.ledger.hold(
+            player, amount, table=t.record.table_id, round_id=r.round_id, bet_ref=ref, key=key, then=record
+        )
+        if "entry" not in hold:  # the ledger answered an entry written before under this key
+            raise IdempotencyConflict(f"Idempotency key {key!r} was used before.", rule="LEDGER 3")
+        r.data["next"] = number
+        r.data["holds"].append(hold)
+        r.data["steps"].extend(steps)
+        r.updated_at = now
+        self._commit(f"{kind}_held")
         return hold
 
     def act(

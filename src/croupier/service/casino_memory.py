@@ -8,7 +8,8 @@ import threading
 from datetime import datetime
 from typing import Any
 
-from croupier.service.casino import AuditRecord, RoundRecord, TableRecord
+from croupier.service.casino import AuditRecord, RoundChange, RoundRecord, TableRecord
+from croupier.service.ledger import LedgerTransaction
 
 
 class MemoryCasinoStore:
@@ -34,6 +35,12 @@ class MemoryCasinoStore:
         """Insert or replace a round."""
         with self._lock:
             self.round_records[record.round_id] = copy.deepcopy(record)
+
+    def append_round(self, change: RoundChange, *, within: LedgerTransaction) -> None:
+        """Apply ``change`` to the stored round (the memory ledger commits ``within`` once this returns, and nothing
+        after it can fail)."""
+        with self._lock:
+            copy.deepcopy(change).apply(self.round_records[change.round_id])
 
     def get_round(self, round_id: str) -> RoundRecord | None:
         """One round."""

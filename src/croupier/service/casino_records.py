@@ -13,6 +13,7 @@ from typing import Any, Literal, Protocol
 from croupier.errors import CroupierError
 from croupier.service import casino_games as games
 from croupier.service.accounts import User
+from croupier.service.ledger import LedgerTransaction
 
 TableStatus = Literal["open", "closed"]
 RoundStatus = Literal["betting", "playing", "settling", "settled", "voiding", "voided"]
@@ -47,9 +48,11 @@ class TableRecord:
 @dataclass(slots=True)
 class RoundRecord:
     """A round as stored. ``data`` is JSON: ``holds`` (every bet and extra stake with its ledger key and status
-    ``pending`` → ``held``), ``steps`` (see :mod:`croupier.service.casino_games`), ``cards`` (blackjack, in the
-    order they left the shoe), ``reported`` (live cards not used yet), ``acts`` (answers by idempotency key),
-    ``stalled`` (a live step waiting for a card), ``nets``, ``outcome`` and ``entry`` (the settling entry)."""
+    ``held``, stored in the ledger's transaction that holds it; ``pending`` only in rounds of earlier versions,
+    which recovery reconciles with the ledger), ``steps`` (see :mod:`croupier.service.casino_games`), ``cards``
+    (blackjack, in the order they left the shoe), ``reported`` (live cards not used yet), ``acts`` (answers by
+    idempotency key), ``stalled`` (a live step waiting for a card), ``nets``, ``outcome`` and ``entry`` (the
+    settling entry)."""
 
     round_id: str
     table_id: str
@@ -58,6 +61,28 @@ class RoundRecord:
     data: dict[str, Any]
     opened_at: datetime
     updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class RoundChange:
+    """What a command adds to a stored round without writing it whole (a bet: its hold and its step): ``append``
+    extends lists of the round's ``data``, ``set`` replaces keys of it, ``at`` becomes its ``updated_at``."""
+
+    round_id: str
+    at: datetime
+    append: dict[str, list[Any]]
+    set: dict[str, Any]
+
+    def apply(self, record: RoundRecord) -> None:
+        """Apply the change to ``record`` (in place)."""
+        for key, items in self.append.items():
+            record.data.setdefault(key, []).extend(items)
+        record.data.update(self.set)
+        record.updated_at = self.at
+
+    def as_json(self) -> dict[str, Any]:
+        """The change's ``append`` and ``set`` as one JSON object."""
+        return {"append": self.append, "set": self.set}
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +121,12 @@ class CasinoStore(Protocol):
 
     def put_round(self, record: RoundRecord) -> None:
         """Insert or replace a round."""
+        ...
+
+    def append_round(self, change: RoundChange, *, within: LedgerTransaction) -> None:
+        """Add ``change`` to a stored round inside the ledger transaction ``within``, so that both commit together
+        or not at all (a SQL store needs a transaction of a SQL ledger store on the same database); reading the
+        round gives it with every change since it was last put."""
         ...
 
     def get_round(self, round_id: str) -> RoundRecord | None:

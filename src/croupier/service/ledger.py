@@ -368,10 +368,24 @@ class Ledger:
 
         return self._transact(run)
 
-    def hold(self, player: str, amount: int, *, table: str, round_id: str, bet_ref: str, key: str) -> Entry:
+    def hold(
+        self,
+        player: str,
+        amount: int,
+        *,
+        table: str,
+        round_id: str,
+        bet_ref: str,
+        key: str,
+        then: Callable[[LedgerTransaction, Entry], None] | None = None,
+    ) -> Entry:
         """A bet placed: ``amount`` moves from ``player``'s wallet to their held stakes for bet ``bet_ref`` of
         ``round_id`` at ``table``. Refused with ``InsufficientFunds`` beyond the wallet (LEDGER 2), with
-        ``DuplicateBet`` for a bet already held, with ``RoundClosed`` after the round's settlement or void."""
+        ``DuplicateBet`` for a bet already held, with ``RoundClosed`` after the round's settlement or void.
+
+        ``then(tx, entry)`` is called inside the transaction once a new hold is written (not when ``key`` answers
+        an entry written before), so that the caller's own record of the bet commits with the hold or not at all;
+        if it raises, nothing is written."""
         for value, what in ((player, "player"), (table, "table"), (round_id, "round"), (bet_ref, "bet reference")):
             _check_id(value, what)
         _check_amount(amount, f"bet {bet_ref}")
@@ -406,6 +420,8 @@ class Ledger:
             postings = (Posting(source, -amount, bet_ref), Posting(target, amount, bet_ref))
             entry = tx.append_entry(self._draft(key, "hold", digest, postings, round_id=round_id, table=table))
             tx.put_hold(Hold(round_id, bet_ref, player, table, amount, entry.id))
+            if then is not None:
+                then(tx, entry)
             return entry
 
         return self._transact(run)

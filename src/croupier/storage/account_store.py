@@ -6,16 +6,22 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import datetime
+from typing import Any, cast
 
-from sqlalchemy import Engine, delete, update
+from sqlalchemy import Engine, Row, Table, bindparam, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from croupier.service.accounts import AccountExists, Role, SessionRecord, UnknownAccount, User
+from croupier.storage.database import read_engine
 from croupier.storage.models import SessionRow, UserRow
 
+USERS, SESSIONS = cast(Table, UserRow.__table__), cast(Table, SessionRow.__table__)
+GET_USER = select(USERS).where(USERS.c.username == bindparam("username"))
+GET_SESSION = select(SESSIONS).where(SESSIONS.c.token_hash == bindparam("token_hash"))
 
-def _user(row: UserRow) -> User:
+
+def _user(row: Row[Any]) -> User:
     return User(
         username=row.username,
         role=Role(row.role),
@@ -29,10 +35,12 @@ def _user(row: UserRow) -> User:
 
 class SqlAccountStore:
     """The ``users`` and ``sessions`` tables through an engine made by
-    :func:`croupier.storage.database.create_engine`."""
+    :func:`croupier.storage.database.create_engine`. The reads every request makes (its session, its user) run on
+    a read connection (SQLite: a deferred ``BEGIN``), so authenticating never waits for a writer."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self._reader = read_engine(engine)
 
     @contextmanager
     def _session(self) -> Iterator[Session]:
@@ -58,9 +66,9 @@ class SqlAccountStore:
             raise AccountExists(f"An account named {user.username!r} already exists.") from None
 
     def get_user(self, username: str) -> User | None:
-        """The user named ``username``."""
-        with self._session() as session:
-            row = session.get(UserRow, username)
+        """The user named ``username`` (one statement on a read connection: every request authenticates)."""
+        with self._reader.begin() as connection:
+            row = connection.execute(GET_USER, {"username": username}).one_or_none()
             return None if row is None else _user(row)
 
     def save_user(self, user: User) -> None:
@@ -96,9 +104,9 @@ class SqlAccountStore:
             )
 
     def get_session(self, token_hash: str) -> SessionRecord | None:
-        """The session whose token hashes to ``token_hash``."""
-        with self._session() as db:
-            row = db.get(SessionRow, token_hash)
+        """The session whose token hashes to ``token_hash`` (one statement on a read connection)."""
+        with self._reader.begin() as connection:
+            row = connection.execute(GET_SESSION, {"token_hash": token_hash}).one_or_none()
             return None if row is None else SessionRecord(row.token_hash, row.username, row.created_at, row.expires_at)
 
     def delete_session(self, token_hash: str) -> None:

@@ -1,6 +1,8 @@
 """The casino's repository on SQLAlchemy: :class:`SqlCasinoStore` implements
 :class:`croupier.service.casino.CasinoStore` on SQLite and PostgreSQL, one transaction per call (revision 0002).
-A round's holds, steps and cards are stored as one JSON document, written whole with the round's status."""
+A round's holds, steps and cards are stored as one JSON document, written whole with the round's status; a bet adds
+a small row of changes instead (in the ledger's transaction that holds its stake), merged in when the round is read
+and folded into the document when it is next written whole."""
 
 from __future__ import annotations
 
@@ -10,16 +12,46 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Engine, func, select
+from sqlalchemy import Engine, delete, func, insert, select
 from sqlalchemy.orm import Session
 
-from croupier.service.casino import AuditRecord, RoundRecord, RoundStatus, TableRecord, TableStatus
-from croupier.storage.models import CasinoAuditRow, CasinoRoundRow, CasinoTableRow
+from croupier.service.casino import AuditRecord, RoundChange, RoundRecord, RoundStatus, TableRecord, TableStatus
+from croupier.service.ledger import LedgerTransaction
+from croupier.storage.database import read_engine
+from croupier.storage.ledger_store import sql_connection
+from croupier.storage.models import CasinoAuditRow, CasinoRoundChangeRow, CasinoRoundRow, CasinoTableRow
+
+ADD_CHANGE = insert(CasinoRoundChangeRow)
 
 
-def _round(row: CasinoRoundRow) -> RoundRecord:
-    status = cast(RoundStatus, row.status)
-    return RoundRecord(row.round_id, row.table_id, row.seq, status, json.loads(row.data), row.opened_at, row.updated_at)
+def _dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+def _rounds(session: Session, rows: list[CasinoRoundRow]) -> list[RoundRecord]:
+    """The rounds of ``rows`` with the changes appended to each since it was written whole."""
+    records = {
+        row.round_id: RoundRecord(
+            row.round_id,
+            row.table_id,
+            row.seq,
+            cast(RoundStatus, row.status),
+            json.loads(row.data),
+            row.opened_at,
+            row.updated_at,
+        )
+        for row in rows
+    }
+    if records:
+        query = (
+            select(CasinoRoundChangeRow)
+            .where(CasinoRoundChangeRow.round_id.in_(list(records)))
+            .order_by(CasinoRoundChangeRow.id)
+        )
+        for change in session.scalars(query):
+            body = json.loads(change.change)
+            RoundChange(change.round_id, change.at, body["append"], body["set"]).apply(records[change.round_id])
+    return list(records.values())
 
 
 class SqlCasinoStore:
@@ -27,10 +59,12 @@ class SqlCasinoStore:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
+        self._reader = read_engine(engine)
 
     @contextmanager
-    def _session(self) -> Iterator[Session]:
-        with Session(self.engine, expire_on_commit=False) as session, session.begin():
+    def _session(self, *, write: bool = True) -> Iterator[Session]:
+        """A transaction; a read one (``write=False``) takes no write lock (SQLite: a deferred ``BEGIN``)."""
+        with Session(self.engine if write else self._reader, expire_on_commit=False) as session, session.begin():
             yield session
 
     def put_table(self, record: TableRecord) -> None:
@@ -44,7 +78,7 @@ class SqlCasinoStore:
 
     def tables(self) -> list[TableRecord]:
         """Every table."""
-        with self._session() as session:
+        with self._session(write=False) as session:
             rows = session.scalars(select(CasinoTableRow).order_by(CasinoTableRow.table_id)).all()
             return [
                 TableRecord(
@@ -61,29 +95,39 @@ class SqlCasinoStore:
             ]
 
     def put_round(self, record: RoundRecord) -> None:
-        """Insert or replace a round."""
+        """Insert or replace a round (whole: the changes appended to it are folded in and deleted)."""
         with self._session() as session:
             row = session.get(CasinoRoundRow, record.round_id) or CasinoRoundRow(round_id=record.round_id)
             row.table_id, row.seq, row.status = record.table_id, record.seq, record.status
-            row.data = json.dumps(record.data, sort_keys=True, separators=(",", ":"))
+            row.data = _dumps(record.data)
             row.opened_at, row.updated_at = record.opened_at, record.updated_at
             session.add(row)
+            session.execute(delete(CasinoRoundChangeRow).where(CasinoRoundChangeRow.round_id == record.round_id))
+
+    def append_round(self, change: RoundChange, *, within: LedgerTransaction) -> None:
+        """Add ``change`` to a stored round in the SQL ledger transaction ``within`` (on this store's database)."""
+        connection = sql_connection(within)
+        if connection.engine is not self.engine and connection.engine.url != self.engine.url:
+            raise ValueError("The casino's store and the ledger's must be on one database to commit together.")
+        connection.execute(
+            ADD_CHANGE, {"round_id": change.round_id, "at": change.at, "change": _dumps(change.as_json())}
+        )
 
     def get_round(self, round_id: str) -> RoundRecord | None:
         """One round."""
-        with self._session() as session:
+        with self._session(write=False) as session:
             row = session.get(CasinoRoundRow, round_id)
-            return None if row is None else _round(row)
+            return None if row is None else _rounds(session, [row])[0]
 
     def rounds(self, table_id: str, *, last: int | None = None) -> list[RoundRecord]:
         """The table's rounds in order (the ``last`` ones when given)."""
-        with self._session() as session:
+        with self._session(write=False) as session:
             query = (
                 select(CasinoRoundRow).where(CasinoRoundRow.table_id == table_id).order_by(CasinoRoundRow.seq.desc())
             )
             if last is not None:
                 query = query.limit(last)
-            return [_round(r) for r in reversed(session.scalars(query).all())]
+            return _rounds(session, list(reversed(session.scalars(query).all())))
 
     def add_audit(self, at: datetime, actor: str, action: str, table_id: str | None, detail: dict[str, Any]) -> None:
         """Append to the audit log."""
@@ -93,7 +137,7 @@ class SqlCasinoStore:
 
     def audit(self, since: datetime | None = None) -> list[AuditRecord]:
         """The audit log from ``since``."""
-        with self._session() as session:
+        with self._session(write=False) as session:
             query = select(CasinoAuditRow).order_by(CasinoAuditRow.id)
             if since is not None:
                 query = query.where(CasinoAuditRow.at >= since)
@@ -104,5 +148,5 @@ class SqlCasinoStore:
 
     def count_rounds(self) -> int:
         """How many rounds are stored (for tests and meters)."""
-        with self._session() as session:
+        with self._session(write=False) as session:
             return int(session.scalar(select(func.count()).select_from(CasinoRoundRow)) or 0)

@@ -35,6 +35,11 @@ def create_engine(url: str | URL | None = None, *, busy_timeout: float = 30.0, *
     url = make_url(url or default_url())
     if url.get_backend_name() == "sqlite":
         options.setdefault("connect_args", {}).setdefault("timeout", busy_timeout)
+        if url.database and url.database != ":memory:" and "poolclass" not in options:
+            # A server's request threads each read (authentication) at once: keep their connections open rather
+            # than opening, setting up and closing one per request beyond the default five.
+            options.setdefault("pool_size", 20)
+            options.setdefault("max_overflow", 40)
         engine = sqlalchemy.create_engine(url, **options)
         _set_up_sqlite(engine)
         return engine

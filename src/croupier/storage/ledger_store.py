@@ -1,13 +1,12 @@
 """The ledger's repository on SQLAlchemy: :class:`SqlLedgerStore` implements
 :class:`croupier.service.ledger.LedgerStore` on SQLite and PostgreSQL.
 
-A command runs in one database transaction. On PostgreSQL the round and the accounts it touches are locked with
-``SELECT … FOR UPDATE`` (the ledger locks them in one global order: the round, then the accounts sorted by name),
-so concurrent bets on one wallet are checked against its balance one after the other; on SQLite the write
-transaction begins ``IMMEDIATE`` and holds the single write lock. A unique key inserted meanwhile by another
-transaction, a deadlock or a serialization failure is reported as ``RetryableConflict``, and the ledger runs
-the command again.
-"""
+A command runs in one database transaction, in SQLAlchemy Core statements (a bet is a handful of them). On
+PostgreSQL the round and the accounts it touches are locked with ``SELECT … FOR UPDATE`` (the ledger locks them in
+one global order: the round, then the accounts sorted by name), so concurrent bets on one wallet are checked against
+its balance one after the other; on SQLite the write transaction begins ``IMMEDIATE`` and holds the single write
+lock. A unique key inserted meanwhile by another transaction, a deadlock or a serialization failure is reported as
+``RetryableConflict``, and the ledger runs the command again."""
 
 from __future__ import annotations
 
@@ -15,10 +14,9 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, cast
 
-from sqlalchemy import Engine, select, update
+from sqlalchemy import Connection, Engine, Row, Table, bindparam, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
-from sqlalchemy.orm import Session
 
 from croupier.service.ledger import (
     Entry,
@@ -58,15 +56,75 @@ class SqlLedgerStore:
     def transaction(self, *, write: bool = True) -> Iterator[LedgerTransaction]:
         """One database transaction, committed when the block ends normally."""
         try:
-            with Session(self.engine if write else self._reader, autoflush=False) as session, session.begin():
-                yield _SqlLedgerTransaction(session)
+            with (self.engine if write else self._reader).begin() as connection:
+                yield _SqlLedgerTransaction(connection)
         except (IntegrityError, OperationalError) as error:
             if is_retryable(error):
                 raise RetryableConflict(str(error.orig).splitlines()[0]) from error
             raise
 
 
-def _entry(row: EntryRow, postings: Sequence[PostingRow]) -> Entry:
+def sql_connection(tx: LedgerTransaction) -> Connection:
+    """The database connection of a transaction of :class:`SqlLedgerStore`, for another store's writes that must
+    commit with it (``TypeError`` for any other transaction)."""
+    if not isinstance(tx, _SqlLedgerTransaction):
+        raise TypeError(f"{type(tx).__name__} is not a transaction of a SQL ledger store.")
+    return tx.connection
+
+
+ENTRIES, POSTINGS, HOLDS, ROUNDS, ACCOUNTS = (
+    cast(Table, row.__table__) for row in (EntryRow, PostingRow, HoldRow, RoundRow, AccountRow)
+)
+
+
+class _Statements:
+    """The statements of a command, built once per dialect and run with parameters (a bet runs about ten)."""
+
+    def __init__(self, dialect: Any) -> None:
+        self.get_round = select(ROUNDS).where(ROUNDS.c.round_id == bindparam("round_id"))
+        self.lock_round = self.get_round.with_for_update()
+        upsert = dialect.insert(ROUNDS)
+        self.put_round = upsert.on_conflict_do_update(
+            index_elements=[ROUNDS.c.round_id],
+            set_={c: upsert.excluded[c] for c in ("table_id", "status", "closed_by")},
+        )
+        self.lock_accounts = (
+            select(ACCOUNTS.c.account, ACCOUNTS.c.balance)
+            .where(ACCOUNTS.c.account.in_(bindparam("accounts", expanding=True)))
+            .order_by(ACCOUNTS.c.account)
+            .with_for_update()
+        )
+        self.add_accounts = dialect.insert(ACCOUNTS).on_conflict_do_nothing()
+        self.find_entry = select(ENTRIES).where(ENTRIES.c.key == bindparam("key"))
+        self.entry_postings = (
+            select(POSTINGS).where(POSTINGS.c.entry_id == bindparam("entry_id")).order_by(POSTINGS.c.id)
+        )
+        self.add_entry = insert(ENTRIES).returning(ENTRIES.c.id)
+        self.add_postings = insert(POSTINGS)
+        self.move = (
+            update(ACCOUNTS)
+            .where(ACCOUNTS.c.account == bindparam("target"))
+            .values(balance=ACCOUNTS.c.balance + bindparam("delta"))
+        )
+        self.get_hold = select(HOLDS).where(
+            HOLDS.c.round_id == bindparam("round_id"), HOLDS.c.bet_ref == bindparam("bet_ref")
+        )
+        upsert = dialect.insert(HOLDS)
+        self.put_hold = upsert.on_conflict_do_update(
+            index_elements=[HOLDS.c.round_id, HOLDS.c.bet_ref],
+            set_={
+                c: upsert.excluded[c]
+                for c in ("player", "table_id", "amount", "entry_id", "status", "closed_by", "net")
+            },
+        )
+        self.round_holds = select(HOLDS).where(HOLDS.c.round_id == bindparam("round_id")).order_by(HOLDS.c.entry_id)
+        self.balance = select(ACCOUNTS.c.balance).where(ACCOUNTS.c.account == bindparam("account"))
+
+
+STATEMENTS = {"postgresql": _Statements(postgresql), "sqlite": _Statements(sqlite)}
+
+
+def _entry(row: Row[Any], postings: Sequence[Row[Any]]) -> Entry:
     return Entry(
         id=row.id,
         key=row.key,
@@ -81,91 +139,82 @@ def _entry(row: EntryRow, postings: Sequence[PostingRow]) -> Entry:
     )
 
 
-def _hold(row: HoldRow) -> Hold:
+def _hold(row: Row[Any]) -> Hold:
     status = cast(HoldStatus, row.status)
     return Hold(
         row.round_id, row.bet_ref, row.player, row.table_id, row.amount, row.entry_id, status, row.closed_by, row.net
     )
 
 
-def _round(row: RoundRow) -> Round:
+def _round(row: Row[Any]) -> Round:
     return Round(row.round_id, row.table_id, cast(RoundStatus, row.status), row.closed_by)
 
 
 class _SqlLedgerTransaction:
-    def __init__(self, session: Session) -> None:
-        self.session = session
+    def __init__(self, connection: Connection) -> None:
+        self.connection = connection
+        self._sql = STATEMENTS["postgresql" if connection.dialect.name == "postgresql" else "sqlite"]
 
     def get_round(self, round_id: str, *, lock: bool = False) -> Round | None:
-        query = select(RoundRow).where(RoundRow.round_id == round_id).execution_options(populate_existing=True)
-        row = self.session.scalars(query.with_for_update() if lock else query).one_or_none()
+        query = self._sql.lock_round if lock else self._sql.get_round
+        row = self.connection.execute(query, {"round_id": round_id}).one_or_none()
         return None if row is None else _round(row)
 
     def put_round(self, record: Round) -> None:
-        row = self.session.get(RoundRow, record.round_id)
-        if row is None:
-            row = RoundRow(round_id=record.round_id)
-            self.session.add(row)
-        row.table_id, row.status, row.closed_by = record.table, record.status, record.closed_by
-        self.session.flush()
+        values = {"round_id": record.round_id, "table_id": record.table, "status": record.status}
+        self.connection.execute(self._sql.put_round, {**values, "closed_by": record.closed_by})
 
     def lock_accounts(self, accounts: Sequence[str]) -> dict[str, int]:
         if not accounts:
             return {}
-        rows = [{"account": a, "kind": account_kind(a), "balance": 0} for a in accounts]
-        dialect = postgresql if self.session.get_bind().dialect.name == "postgresql" else sqlite
-        self.session.execute(dialect.insert(AccountRow).values(rows).on_conflict_do_nothing())
-        query = (
-            select(AccountRow.account, AccountRow.balance)
-            .where(AccountRow.account.in_(accounts))
-            .order_by(AccountRow.account)
-            .with_for_update()
-        )
-        return {account: balance for account, balance in self.session.execute(query)}
+        params = {"accounts": list(accounts)}
+        found = {account: balance for account, balance in self.connection.execute(self._sql.lock_accounts, params)}
+        if len(found) < len(set(accounts)):  # create the missing ones, then lock them all
+            rows = [{"account": a, "kind": account_kind(a), "balance": 0} for a in accounts if a not in found]
+            self.connection.execute(self._sql.add_accounts, rows)
+            found = {account: balance for account, balance in self.connection.execute(self._sql.lock_accounts, params)}
+        return found
 
     def find_entry(self, key: str) -> Entry | None:
-        row = self.session.scalars(select(EntryRow).where(EntryRow.key == key)).one_or_none()
+        row = self.connection.execute(self._sql.find_entry, {"key": key}).one_or_none()
         if row is None:
             return None
-        postings = self.session.scalars(select(PostingRow).where(PostingRow.entry_id == row.id).order_by(PostingRow.id))
-        return _entry(row, postings.all())
+        return _entry(row, self.connection.execute(self._sql.entry_postings, {"entry_id": row.id}).all())
 
     def append_entry(self, draft: EntryDraft) -> Entry:
-        row = EntryRow(
-            key=draft.key,
-            kind=draft.kind,
-            fingerprint=draft.fingerprint,
-            round_id=draft.round_id,
-            table_id=draft.table,
-            actor=draft.actor,
-            memo=draft.memo,
-            created_at=draft.created_at,
-        )
-        self.session.add(row)
-        self.session.flush()
-        self.session.add_all(
-            PostingRow(entry_id=row.id, account=p.account, amount=p.amount, bet_ref=p.bet_ref) for p in draft.postings
-        )
+        values = {
+            "key": draft.key,
+            "kind": draft.kind,
+            "fingerprint": draft.fingerprint,
+            "round_id": draft.round_id,
+            "table_id": draft.table,
+            "actor": draft.actor,
+            "memo": draft.memo,
+            "created_at": draft.created_at,
+        }
+        entry_id: int = self.connection.execute(self._sql.add_entry, values).scalar_one()
+        if draft.postings:
+            rows = [
+                {"entry_id": entry_id, "account": p.account, "amount": p.amount, "bet_ref": p.bet_ref}
+                for p in draft.postings
+            ]
+            self.connection.execute(self._sql.add_postings, rows)
         deltas: dict[str, int] = {}
         for p in draft.postings:
             deltas[p.account] = deltas.get(p.account, 0) + p.amount
-        for account in sorted(deltas):
-            if deltas[account]:
-                change = update(AccountRow).where(AccountRow.account == account)
-                self.session.execute(change.values(balance=AccountRow.balance + deltas[account]))
-        self.session.flush()
-        return Entry.from_draft(row.id, draft)
+        moves = [{"target": account, "delta": deltas[account]} for account in sorted(deltas) if deltas[account]]
+        if moves:
+            self.connection.execute(self._sql.move, moves)
+        return Entry.from_draft(entry_id, draft)
 
     def get_hold(self, round_id: str, bet_ref: str) -> Hold | None:
-        row = self.session.get(HoldRow, (round_id, bet_ref), populate_existing=True)
+        row = self.connection.execute(self._sql.get_hold, {"round_id": round_id, "bet_ref": bet_ref}).one_or_none()
         return None if row is None else _hold(row)
 
     def put_hold(self, record: Hold) -> None:
-        row = self.session.get(HoldRow, (record.round_id, record.bet_ref))
-        if row is None:
-            row = HoldRow(round_id=record.round_id, bet_ref=record.bet_ref)
-            self.session.add(row)
         values: dict[str, Any] = {
+            "round_id": record.round_id,
+            "bet_ref": record.bet_ref,
             "player": record.player,
             "table_id": record.table,
             "amount": record.amount,
@@ -174,35 +223,32 @@ class _SqlLedgerTransaction:
             "closed_by": record.closed_by,
             "net": record.net,
         }
-        for name, value in values.items():
-            setattr(row, name, value)
-        self.session.flush()
+        self.connection.execute(self._sql.put_hold, values)
 
     def round_holds(self, round_id: str) -> list[Hold]:
-        query = select(HoldRow).where(HoldRow.round_id == round_id).order_by(HoldRow.entry_id)
-        return [_hold(row) for row in self.session.scalars(query.execution_options(populate_existing=True))]
+        return [_hold(row) for row in self.connection.execute(self._sql.round_holds, {"round_id": round_id})]
 
     def balance(self, account: str) -> int:
-        value = self.session.scalar(select(AccountRow.balance).where(AccountRow.account == account))
-        return 0 if value is None else value
+        value = self.connection.scalar(self._sql.balance, {"account": account})
+        return 0 if value is None else int(value)
 
     def balances(self) -> dict[str, int]:
-        query = select(AccountRow.account, AccountRow.balance).order_by(AccountRow.account)
-        return {account: balance for account, balance in self.session.execute(query)}
+        query = select(ACCOUNTS.c.account, ACCOUNTS.c.balance).order_by(ACCOUNTS.c.account)
+        return {account: balance for account, balance in self.connection.execute(query)}
 
     def entries(self, round_id: str | None = None) -> list[Entry]:
-        rows = select(EntryRow).order_by(EntryRow.id)
-        postings = select(PostingRow).order_by(PostingRow.id)
+        rows = select(ENTRIES).order_by(ENTRIES.c.id)
+        postings = select(POSTINGS).order_by(POSTINGS.c.id)
         if round_id is not None:
-            rows = rows.where(EntryRow.round_id == round_id)
-            postings = postings.join(EntryRow, EntryRow.id == PostingRow.entry_id).where(EntryRow.round_id == round_id)
-        by_entry: dict[int, list[PostingRow]] = {}
-        for posting in self.session.scalars(postings):
+            rows = rows.where(ENTRIES.c.round_id == round_id)
+            postings = postings.join(ENTRIES, ENTRIES.c.id == POSTINGS.c.entry_id).where(ENTRIES.c.round_id == round_id)
+        by_entry: dict[int, list[Row[Any]]] = {}
+        for posting in self.connection.execute(postings):
             by_entry.setdefault(posting.entry_id, []).append(posting)
-        return [_entry(row, by_entry.get(row.id, [])) for row in self.session.scalars(rows)]
+        return [_entry(row, by_entry.get(row.id, [])) for row in self.connection.execute(rows)]
 
     def holds(self) -> list[Hold]:
-        return [_hold(row) for row in self.session.scalars(select(HoldRow).order_by(HoldRow.entry_id))]
+        return [_hold(row) for row in self.connection.execute(select(HOLDS).order_by(HOLDS.c.entry_id))]
 
     def rounds(self) -> list[Round]:
-        return [_round(row) for row in self.session.scalars(select(RoundRow).order_by(RoundRow.round_id))]
+        return [_round(row) for row in self.connection.execute(select(ROUNDS).order_by(ROUNDS.c.round_id))]

@@ -193,6 +193,18 @@ class CasinoRoundRow(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
 
+class CasinoRoundChangeRow(Base):
+    """A change appended to a round since it was last written whole (a bet: its hold and its step, as JSON text),
+    so that a bet does not rewrite its round; the round's next whole write deletes its changes."""
+
+    __tablename__ = "casino_round_changes"
+
+    id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
+    round_id: Mapped[str] = mapped_column(ForeignKey("casino_rounds.round_id"), index=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime)
+    change: Mapped[str] = mapped_column(Text)
+
+
 class CasinoAuditRow(Base):
     """A line of the casino's audit log."""
 

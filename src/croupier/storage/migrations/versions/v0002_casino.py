@@ -1,4 +1,5 @@
-"""The casino: tables, rounds (steps, holds and cards as JSON text) and the audit log.
+"""The casino: tables, rounds (steps, holds and cards as JSON text), the changes appended to a round since it was
+last written whole (its bets), and the audit log.
 
 Revision ID: 0002
 Revises: 0001
@@ -46,6 +47,18 @@ def upgrade() -> None:
     )
     op.create_index("ix_casino_rounds_table_id", "casino_rounds", ["table_id"])
     op.create_table(
+        "casino_round_changes",
+        sa.Column("id", Id, autoincrement=True, nullable=False),
+        sa.Column("round_id", sa.String(64), nullable=False),
+        sa.Column("at", UTCDateTime(), nullable=False),
+        sa.Column("change", sa.Text(), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["round_id"], ["casino_rounds.round_id"], name="fk_casino_round_changes_round_id_casino_rounds"
+        ),
+        sa.PrimaryKeyConstraint("id", name="pk_casino_round_changes"),
+    )
+    op.create_index("ix_casino_round_changes_round_id", "casino_round_changes", ["round_id"])
+    op.create_table(
         "casino_audit",
         sa.Column("id", Id, autoincrement=True, nullable=False),
         sa.Column("at", UTCDateTime(), nullable=False),
@@ -60,5 +73,5 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     """Drop the casino's tables."""
-    for table in ("casino_audit", "casino_rounds", "casino_tables"):
+    for table in ("casino_audit", "casino_round_changes", "casino_rounds", "casino_tables"):
         op.drop_table(table)
