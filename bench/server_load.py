@@ -10,7 +10,13 @@ wallets plus the house's result, to the unit.
 The last line printed is ``bets_per_s=… p50_ms=… p99_ms=… units_lost=…`` (bets accepted per second, the
 latency of a bet request at the 50th and 99th percentile, and the units the ledger cannot account for).
 
-Run: ``.venv/bin/python bench/server_load.py [--seconds S] [--players N] [--tables T]``.
+The WebSocket is opened with ``?batch=true`` (one message per poll with the events of that poll; ``--unbatched``
+reads one message per event instead). ``--command-rate R`` starts the server with ``croupier serve --command-rate R``
+(the per-account command limit; default 20/s, the production setting): a figure measured with it raised is not the
+production figure, and the last line then says ``command_rate=R``.
+
+Run: ``.venv/bin/python bench/server_load.py [--seconds S] [--players N] [--tables T] [--unbatched]
+[--command-rate R]``.
 """
 
 from __future__ import annotations
@@ -75,6 +81,7 @@ async def player(
     clock: dict[str, float],
     seconds: float,
     latencies: list[float],
+    batch: bool,
 ) -> tuple[int, int, int]:
     """Log in and open the table's WebSocket, wait for every player to be ready (logins, a deliberately slow
     Argon2 verification each, are not part of the measured window), then bet for ``seconds``; (bets accepted, bets
@@ -82,13 +89,15 @@ async def player(
     headers = await login(client, name)
     token = headers["Authorization"].removeprefix("Bearer ")
     accepted = refused = events = 0
-    async with websockets.connect(f"{ws_base}/ws/tables/{table}?token={token}") as ws:
+    query = f"token={token}&batch=true" if batch else f"token={token}"
+    async with websockets.connect(f"{ws_base}/ws/tables/{table}?{query}", compression=None) as ws:
 
         async def read() -> None:
             nonlocal events
             with contextlib.suppress(websockets.ConnectionClosed):
-                async for _ in ws:
-                    events += 1
+                async for message in ws:
+                    shown = json.loads(message)
+                    events += len(shown["events"]) if shown.get("type") == "events" else 1
 
         reader = asyncio.create_task(read())
         await ready.wait()
@@ -112,7 +121,7 @@ async def player(
     return accepted, refused, events
 
 
-async def run(seconds: float, players: int, tables: int, base: str) -> dict[str, Any]:
+async def run(seconds: float, players: int, tables: int, base: str, *, batch: bool) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=players + 10, max_keepalive_connections=players + 10)
     async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as client:
         await wait_ready(client)
@@ -144,6 +153,7 @@ async def run(seconds: float, players: int, tables: int, base: str) -> dict[str,
                     clock=clock,
                     seconds=seconds,
                     latencies=latencies,
+                    batch=batch,
                 )
                 for i, n in enumerate(names)
             )
@@ -178,7 +188,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--players", type=int, default=100)
     parser.add_argument("--tables", type=int, default=4)
+    parser.add_argument("--unbatched", action="store_true", help="one WebSocket message per event")
+    parser.add_argument("--command-rate", type=float, default=None, help="serve --command-rate (not production)")
     args = parser.parse_args()
+    rate = ["--command-rate", str(args.command_rate)] if args.command_rate is not None else []
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
         database = f"sqlite:///{tmp / 'load.sqlite3'}"
@@ -191,14 +204,15 @@ def main() -> None:
         port = free_port()
         log = (tmp / "server.log").open("w")
         server = subprocess.Popen(
-            cli("serve", "--host", "127.0.0.1", "--port", str(port), database=database),
+            cli("serve", "--host", "127.0.0.1", "--port", str(port), *rate, database=database),
             cwd=tmp,
             stdout=log,
             stderr=subprocess.STDOUT,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         try:
-            out = asyncio.run(run(args.seconds, args.players, args.tables, f"http://127.0.0.1:{port}"))
+            base = f"http://127.0.0.1:{port}"
+            out = asyncio.run(run(args.seconds, args.players, args.tables, base, batch=not args.unbatched))
         finally:
             server.terminate()
             try:
@@ -209,7 +223,7 @@ def main() -> None:
     print(json.dumps({k: v for k, v in out.items() if k not in ("bets_per_s", "p50_ms", "p99_ms", "units_lost")}))
     print(
         f"bets_per_s={out['bets_per_s']:.0f} p50_ms={out['p50_ms']:.1f} p99_ms={out['p99_ms']:.1f} "
-        f"units_lost={out['units_lost']}"
+        f"units_lost={out['units_lost']}" + (f" command_rate={args.command_rate:g}" if rate else "")
     )
 
 

@@ -368,6 +368,19 @@ def serve(
     seconds: Annotated[
         float | None, typer.Option("--seconds", min=0.1, help="Stop after this many seconds (default: Ctrl+C).")
     ] = None,
+    *,
+    access_log: Annotated[
+        bool, typer.Option("--access-log", help="Log every request at info level (off by default: it costs time).")
+    ] = False,
+    command_rate: Annotated[
+        float,
+        typer.Option(
+            "--command-rate",
+            min=0.1,
+            help="Commands per second per account (the token bucket's refill; its burst is 3 s of it). "
+            "Default 20/s, burst 60: a security limit, raise it only knowingly.",
+        ),
+    ] = 20.0,
 ) -> None:
     """Run the table service over HTTP and WebSocket (migrating the database first; OpenAPI at /docs)."""
     try:
@@ -375,7 +388,7 @@ def serve(
 
         import uvicorn
 
-        from croupier.server.app import create_app
+        from croupier.server.app import command_limit_of, create_app
         from croupier.server.services import database_url, open_services
     except ModuleNotFoundError as exc:
         raise _fail(ValueError(f"croupier serve needs the server extra ({exc.name} is missing)")) from None
@@ -383,7 +396,7 @@ def serve(
         services = open_services(database_url(database))
     except Exception as exc:
         raise _fail(ValueError(f"cannot open the database: {exc}")) from None
-    app_ = create_app(services, close_services=True, recover=not demo)
+    app_ = create_app(services, close_services=True, recover=not demo, command_limit=command_limit_of(command_rate))
     if demo:
         from croupier.server.demo import banner, seed
 
@@ -394,7 +407,15 @@ def serve(
             raise _fail(exc) from None
         for line in banner(accounts, host, port):
             console.print(escape(line), highlight=False, soft_wrap=True)
-    server = uvicorn.Server(uvicorn.Config(app_, host=host, port=port, log_level="warning" if demo else "info"))
+    config = uvicorn.Config(
+        app_,
+        host=host,
+        port=port,
+        log_level="warning" if demo else "info",
+        access_log=access_log,
+        ws_per_message_deflate=False,  # the events are small: compressing each costs more than it saves
+    )
+    server = uvicorn.Server(config)
     if seconds is not None:
         threading.Timer(seconds, lambda: setattr(server, "should_exit", True)).start()
     server.run()

@@ -209,6 +209,21 @@ def test_websocket_sends_the_callers_events(api: Api) -> None:
         assert kinds == ["betting_closed", "result", "settled", "betting_open"]
 
 
+def test_websocket_batches_the_events_of_a_poll_on_request(api: Api) -> None:
+    api.open("r3", "roulette")
+    token = api.login("ana")["Authorization"].removeprefix("Bearer ")
+    with api.client.websocket_connect(f"/ws/tables/r3?token={token}&batch=true") as ws:
+        assert ws.receive_json()["type"] == "snapshot"
+        api.client.post("/api/tables/r3/bets", json={"type": "red", "amount": 10}, headers=api.as_("ana"))
+        api.tick(11)
+        kinds: list[str] = []
+        while len(kinds) < 5:
+            message = ws.receive_json()
+            assert message["type"] == "events" and message["table"] == "r3"
+            kinds += [event["type"] for event in message["events"]]
+        assert kinds == ["bet_placed", "betting_closed", "result", "settled", "betting_open"]
+
+
 def test_websocket_refuses_a_bad_token_or_table(api: Api) -> None:
     with api.client.websocket_connect("/ws/tables/r2?token=nope") as ws:
         assert ws.receive_json()["error"] == "unauthenticated"

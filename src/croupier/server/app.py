@@ -27,6 +27,14 @@ LOGIN_LIMIT = Limit(burst=10, per_second=0.2)
 COMMAND_LIMIT = Limit(burst=60, per_second=20)
 
 
+def command_limit_of(per_second: float) -> Limit:
+    """The per-account command limit at ``per_second`` (``croupier serve --command-rate``), with a burst of 3 s of it
+    (the default 20/s gives :data:`COMMAND_LIMIT`)."""
+    if not per_second > 0:
+        raise ValueError(f"the command rate must be positive, not {per_second!r}")
+    return Limit(burst=max(1.0, 3 * per_second), per_second=per_second)
+
+
 async def _ticker(services: Services, every: float) -> None:
     while True:
         await asyncio.sleep(every)

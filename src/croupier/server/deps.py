@@ -1,4 +1,8 @@
-"""Request dependencies: the services, the caller (from the bearer session token) and the rate limits."""
+"""Request dependencies: the services, the caller (from the bearer session token) and the rate limits.
+
+They are ``async`` so that FastAPI runs them on the event loop instead of sending each to a worker thread: all
+of them are short (the session check is an indexed read of the session and the account). The endpoints that
+call the casino stay synchronous, so the casino's work, its lock and its durable commit never block the loop."""
 
 from __future__ import annotations
 
@@ -15,10 +19,14 @@ from croupier.service.accounts import User
 bearer = HTTPBearer(auto_error=False, description="The token from POST /api/login.")
 
 
-def services(request: Request) -> Services:
-    """The app's services."""
+def _services(request: Request) -> Services:
     value: Services = request.app.state.services
     return value
+
+
+async def services(request: Request) -> Services:
+    """The app's services."""
+    return _services(request)
 
 
 def _limiter(request: Request, name: str) -> RateLimiter:
@@ -26,18 +34,20 @@ def _limiter(request: Request, name: str) -> RateLimiter:
     return limiter
 
 
-def caller(request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> User:
+async def caller(
+    request: Request, credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+) -> User:
     """The account behind the request's bearer token (401 ``unauthenticated`` without a valid one)."""
     token = credentials.credentials if credentials is not None else ""
-    return services(request).accounts.authenticate(token)
+    return _services(request).accounts.authenticate(token)
 
 
-def token(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> str:
+async def token(credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]) -> str:
     """The request's bearer token (empty when there is none)."""
     return credentials.credentials if credentials is not None else ""
 
 
-def commander(request: Request, user: Annotated[User, Depends(caller)]) -> User:
+async def commander(request: Request, user: Annotated[User, Depends(caller)]) -> User:
     """The caller of a command, within the per-account command rate limit (429 ``rate_limited``)."""
     _limiter(request, "command_limiter").take(user.username)
     return user
@@ -49,7 +59,7 @@ def login_limit(request: Request, username: str) -> None:
     _limiter(request, "login_limiter").take(f"{host}|{username.lower()}")
 
 
-def idempotency_key(
+async def idempotency_key(
     key: Annotated[
         IdempotencyKey,
         Header(
