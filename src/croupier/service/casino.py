@@ -18,8 +18,6 @@ The contract with the server is ``docs/casino-service.md``. In short:
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 import threading
 from collections import OrderedDict
@@ -49,7 +47,15 @@ from croupier.service.casino_records import (
     TableStatus,
     UnknownTable,
 )
-from croupier.service.ledger import Entry, IdempotencyConflict, InsufficientFunds, Ledger, LedgerTransaction, utc_now
+from croupier.service.ledger import (
+    Entry,
+    IdempotencyConflict,
+    InsufficientFunds,
+    Ledger,
+    LedgerTransaction,
+    fingerprint,
+    utc_now,
+)
 
 __all__ = [
     "AuditRecord",
@@ -89,10 +95,6 @@ class _Table:
     @property
     def game(self) -> str:
         return self.record.game
-
-
-def _fingerprint(payload: Any) -> str:
-    return hashlib.sha256(json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 def _check_key(key: object) -> str:
@@ -602,7 +604,7 @@ class Casino:
             t = self._table(table_id)
             key = _check_key(key)
             bet_doc, amount = games.normalise_bet(t.game, bet)
-            digest = _fingerprint({"table": table_id, "bet": bet_doc})
+            digest = fingerprint("bet", {"table": table_id, "bet": bet_doc})
             ledger_key = f"bet:{who.username}:{key}"
             try:
                 hold = self._place_bet(t, who.username, bet_doc, amount, key=ledger_key, digest=digest)
@@ -723,7 +725,7 @@ class Casino:
                 raise IllegalAction(f"Table {table_id!r} plays {t.game}: there is no decision to answer.")
             assert t.round is not None
             payload = {"table": table_id, "action": action, "box": box, "hand": hand, "amount": amount}
-            digest = _fingerprint(payload)
+            digest = fingerprint("act", payload)
             act_key = f"{who.username}:{key}"
             for rec in [t.round, *self._recent(t)]:
                 done = rec.data["acts"].get(act_key)
