@@ -47,7 +47,8 @@ def _binary(name: str) -> str | None:
     return candidates[-1] if candidates else None
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A loopback port nobody listens on now (the OS picks it)."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
@@ -67,7 +68,7 @@ def _start_cluster() -> tuple[str | None, str]:
             return None, "running as root without runuser to start PostgreSQL as postgres"
         shutil.chown(folder, "postgres", "postgres")
         run_as = [runuser, "-u", "postgres", "--"]
-    data, port = folder / "data", _free_port()
+    data, port = folder / "data", free_port()
     try:
         subprocess.run(
             [*run_as, initdb, "-D", str(data), "-U", "postgres", "--auth=trust", "-E", "UTF8"],

@@ -3,7 +3,6 @@ folder, or a uniquely named PostgreSQL database), and an HTTP client for it."""
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
 import time
@@ -13,18 +12,10 @@ from pathlib import Path
 import httpx
 import pytest
 
-from pgserver import fresh_database
+from pgserver import free_port, fresh_database
 from server.support import ADMIN, PASSWORD, Server
 
 START_TIMEOUT = 60.0
-
-
-def free_port() -> int:
-    """A port nobody listens on now (the OS picks it)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def bootstrap(url: str, tmp: Path) -> None:

@@ -3,17 +3,11 @@ game, prints where to connect, and starts again on the same database without cha
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+from pgserver import free_port
 
 
 def serve_demo(folder: Path) -> str:
