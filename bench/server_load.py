@@ -3,7 +3,8 @@
 Starts its own ``croupier serve`` on a fresh SQLite database on loopback, bootstraps an admin, creates N players
 with money, opens RNG roulette tables, logs every player in and opens its WebSocket, then runs the N players
 concurrently for S seconds (the clock starts once all are connected): each keeps its WebSocket on its table (the
-events are read and counted) and places bets over REST, each with its own idempotency key. Then
+events are read and counted) and places bets one after another, each with its own idempotency key, over that
+WebSocket (the socket's commands; ``--rest`` sends them as ``POST /api/tables/{id}/bets`` instead). Then
 it waits for the open rounds to settle and checks the ledger: the money credited must equal the players'
 wallets plus the house's result, to the unit.
 
@@ -15,7 +16,7 @@ reads one message per event instead). ``--command-rate R`` starts the server wit
 (the per-account command limit; default 20/s, the production setting): a figure measured with it raised is not the
 production figure, and the last line then says ``command_rate=R``.
 
-Run: ``.venv/bin/python bench/server_load.py [--seconds S] [--players N] [--tables T] [--unbatched]
+Run: ``.venv/bin/python bench/server_load.py [--seconds S] [--players N] [--tables T] [--unbatched] [--rest]
 [--command-rate R]``.
 """
 
@@ -82,6 +83,7 @@ async def player(
     seconds: float,
     latencies: list[float],
     batch: bool,
+    rest: bool,
 ) -> tuple[int, int, int]:
     """Log in and open the table's WebSocket, wait for every player to be ready (logins, a deliberately slow
     Argon2 verification each, are not part of the measured window), then bet for ``seconds``; (bets accepted, bets
@@ -90,6 +92,7 @@ async def player(
     token = headers["Authorization"].removeprefix("Bearer ")
     accepted = refused = events = 0
     query = f"token={token}&batch=true" if batch else f"token={token}"
+    answers: dict[int, asyncio.Future[dict[str, Any]]] = {}
     async with websockets.connect(f"{ws_base}/ws/tables/{table}?{query}", compression=None) as ws:
 
         async def read() -> None:
@@ -97,22 +100,38 @@ async def player(
             with contextlib.suppress(websockets.ConnectionClosed):
                 async for message in ws:
                     shown = json.loads(message)
-                    events += len(shown["events"]) if shown.get("type") == "events" else 1
+                    kind = shown.get("type")
+                    if kind == "answer":
+                        answers.pop(shown["id"]).set_result(shown)
+                    else:
+                        events += len(shown["events"]) if kind == "events" else 1
+
+        async def bet_over_socket(n: int, body: dict[str, Any]) -> tuple[int, float]:
+            answers[n] = asyncio.get_running_loop().create_future()
+            await ws.send(json.dumps({"type": "bet", "id": n, "key": uuid.uuid4().hex, "bet": body}))
+            answer = await answers[n]
+            return int(answer["status"]), float(answer.get("retry_after", 0.05))
+
+        async def bet_over_rest(body: dict[str, Any]) -> tuple[int, float]:
+            r = await client.post(
+                f"/api/tables/{table}/bets", json=body, headers={**headers, "Idempotency-Key": uuid.uuid4().hex}
+            )
+            return r.status_code, float(r.headers.get("Retry-After", "0.05"))
 
         reader = asyncio.create_task(read())
         await ready.wait()
         stop = clock.setdefault("start", time.monotonic()) + seconds
+        n = 0
         while time.monotonic() < stop:
+            n += 1
             body = {"type": "red" if accepted % 2 else "black", "amount": STAKE}
             t0 = time.perf_counter()
-            r = await client.post(
-                f"/api/tables/{table}/bets", json=body, headers={**headers, "Idempotency-Key": uuid.uuid4().hex}
-            )
-            if r.status_code == 201:
+            status, retry_after = await (bet_over_rest(body) if rest else bet_over_socket(n, body))
+            if status == 201:
                 latencies.append(time.perf_counter() - t0)
                 accepted += 1
-            elif r.status_code == 429:
-                await asyncio.sleep(float(r.headers.get("Retry-After", "0.05")))
+            elif status == 429:
+                await asyncio.sleep(retry_after)
                 refused += 1
             else:
                 refused += 1  # between rounds: betting is closed (RO 3)
@@ -121,7 +140,7 @@ async def player(
     return accepted, refused, events
 
 
-async def run(seconds: float, players: int, tables: int, base: str, *, batch: bool) -> dict[str, Any]:
+async def run(seconds: float, players: int, tables: int, base: str, *, batch: bool, rest: bool) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=players + 10, max_keepalive_connections=players + 10)
     async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as client:
         await wait_ready(client)
@@ -154,6 +173,7 @@ async def run(seconds: float, players: int, tables: int, base: str, *, batch: bo
                     seconds=seconds,
                     latencies=latencies,
                     batch=batch,
+                    rest=rest,
                 )
                 for i, n in enumerate(names)
             )
@@ -189,6 +209,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=100)
     parser.add_argument("--tables", type=int, default=4)
     parser.add_argument("--unbatched", action="store_true", help="one WebSocket message per event")
+    parser.add_argument("--rest", action="store_true", help="bets over REST instead of the table's WebSocket")
     parser.add_argument("--command-rate", type=float, default=None, help="serve --command-rate (not production)")
     args = parser.parse_args()
     rate = ["--command-rate", str(args.command_rate)] if args.command_rate is not None else []
@@ -212,7 +233,9 @@ def main() -> None:
         )
         try:
             base = f"http://127.0.0.1:{port}"
-            out = asyncio.run(run(args.seconds, args.players, args.tables, base, batch=not args.unbatched))
+            out = asyncio.run(
+                run(args.seconds, args.players, args.tables, base, batch=not args.unbatched, rest=args.rest)
+            )
         finally:
             server.terminate()
             try:

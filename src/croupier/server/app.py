@@ -13,11 +13,10 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-import anyio
 from fastapi import FastAPI
 
 from croupier import __version__
-from croupier.server import errors, routes, ws
+from croupier.server import errors, routes, ui, ws
 from croupier.server.ratelimit import Limit, RateLimiter
 from croupier.server.services import Services
 
@@ -39,7 +38,7 @@ async def _ticker(services: Services, every: float) -> None:
     while True:
         await asyncio.sleep(every)
         try:
-            await anyio.to_thread.run_sync(lambda: services.at_casino(services.casino.tick))
+            await services.casino_call(services.casino.tick)
         except Exception:  # the clock must keep running; the failure is logged with its traceback
             log.exception("casino.tick() failed")
 
@@ -58,7 +57,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if recover:
-            recovered = await anyio.to_thread.run_sync(lambda: services.at_casino(services.casino.recover))
+            recovered = await services.casino_call(services.casino.recover)
             if recovered:
                 log.info("recovered %d unfinished round(s)", len(recovered))
         task = asyncio.create_task(_ticker(services, tick_seconds)) if tick_seconds else None
@@ -86,4 +85,5 @@ def create_app(
     errors.install(app)
     app.include_router(routes.router)
     app.include_router(ws.router)
+    ui.install(app)  # last: the page's files answer only the paths no route claimed
     return app

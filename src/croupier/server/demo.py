@@ -1,5 +1,5 @@
-"""The demo a new user gets from ``make demo`` (``croupier serve --demo``): an admin, three players with money and
-an RNG table of each game, created once on the database and reused when the demo starts again."""
+"""The demo a new user gets from ``make demo`` (``croupier serve --demo``): an admin, a dealer, three players with
+money, an RNG and a live table of each game, created once on the database and reused when the demo starts again."""
 
 from __future__ import annotations
 
@@ -13,12 +13,18 @@ from croupier.service.accounts import AccountExists, Role
 from croupier.service.casino_records import TableExists
 
 ADMIN = ("admin", "croupier-admin")
+DEALER = ("dealer", "croupier-dealer")
 PLAYERS = (("ana", "croupier-ana"), ("bo", "croupier-bo"), ("cy", "croupier-cy"))
 CREDIT = 100_000
 TABLES = (
     ("roulette-1", "roulette", None),
     ("sicbo-1", "sicbo", None),
     ("blackjack-1", "blackjack", {"preset": "macau-typical"}),
+)
+LIVE_TABLES = (
+    ("roulette-live-1", "roulette", None),
+    ("sicbo-live-1", "sicbo", None),
+    ("blackjack-live-1", "blackjack", {"preset": "macau-typical"}),
 )
 
 
@@ -29,13 +35,16 @@ class DemoAccounts:
     admin: tuple[str, str]
     players: tuple[tuple[str, str], ...]
     tables: tuple[str, ...]
+    dealer: tuple[str, str] = DEALER
+    live_tables: tuple[str, ...] = ()
 
 
 def seed(services: Services) -> DemoAccounts:
     """Create the demo's accounts, money and tables where they are missing (running it again changes nothing:
     the credits carry idempotency keys, existing accounts and tables are kept)."""
     accounts = services.accounts
-    for name, password, role in [(*ADMIN, Role.ADMIN), *((n, p, Role.PLAYER) for n, p in PLAYERS)]:
+    people = [(*ADMIN, Role.ADMIN), (*DEALER, Role.DEALER), *((n, p, Role.PLAYER) for n, p in PLAYERS)]
+    for name, password, role in people:
         with contextlib.suppress(AccountExists):
             accounts.create(name, password, role)
     admin = accounts.get(ADMIN[0])
@@ -44,9 +53,10 @@ def seed(services: Services) -> DemoAccounts:
     def credit(name: str) -> dict[str, Any]:
         return casino.credit(admin, name, CREDIT, f"demo-credit-{name}")
 
-    def open_table(table_id: str, game: str, rules: dict[str, str] | None) -> dict[str, Any]:
+    def open_table(table_id: str, game: str, rules: dict[str, str] | None, live: bool = False) -> dict[str, Any]:
+        seconds = 60 if live else 20  # a live table's dealer usually rings the bell before its timer does
         return casino.open_table(
-            admin, table_id=table_id, game=game, rules=rules, betting_seconds=20, decision_seconds=30
+            admin, table_id=table_id, game=game, rules=rules, live=live, betting_seconds=seconds, decision_seconds=30
         )
 
     for name, _ in PLAYERS:
@@ -54,7 +64,10 @@ def seed(services: Services) -> DemoAccounts:
     for table_id, game, rules in TABLES:
         with contextlib.suppress(TableExists):
             services.at_casino(partial(open_table, table_id, game, rules))
-    return DemoAccounts(ADMIN, PLAYERS, tuple(t for t, _, _ in TABLES))
+    for table_id, game, rules in LIVE_TABLES:
+        with contextlib.suppress(TableExists):
+            services.at_casino(partial(open_table, table_id, game, rules, True))
+    return DemoAccounts(ADMIN, PLAYERS, tuple(t for t, _, _ in TABLES), DEALER, tuple(t for t, _, _ in LIVE_TABLES))
 
 
 def banner(demo: DemoAccounts, host: str, port: int) -> list[str]:
@@ -64,8 +77,11 @@ def banner(demo: DemoAccounts, host: str, port: int) -> list[str]:
         f"croupier is serving on {base}",
         f"  API and its documentation (OpenAPI): {base}/docs   spec: {base}/openapi.json",
         f"  WebSocket per table: ws://{host}:{port}/ws/tables/<table>?token=<session token>",
+        f"  the browser table: {base}/",
         f"  tables: {', '.join(demo.tables)} (RNG, a betting window every 20 s)",
+        f"  live tables: {', '.join(demo.live_tables)} (the dealer reports each result)",
         f"  admin: {demo.admin[0]} / {demo.admin[1]}",
+        f"  dealer: {demo.dealer[0]} / {demo.dealer[1]}",
         "  players: " + ", ".join(f"{n} / {p}" for n, p in demo.players) + f" ({CREDIT:,} units each)",
         f"  log in: curl -s -X POST {base}/api/login -H 'content-type: application/json' "
         f"""-d '{{"username": "ana", "password": "croupier-ana"}}'""",

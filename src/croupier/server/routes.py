@@ -106,37 +106,37 @@ def player_wallet(player: schemas.Name, user: Caller, svc: Services_) -> schemas
 
 
 @router.post("/accounts/{player}/credit", tags=["admin"])
-def credit(player: schemas.Name, body: schemas.Adjustment, user: Commander, key: Key, svc: Services_) -> Any:
+async def credit(player: schemas.Name, body: schemas.Adjustment, user: Commander, key: Key, svc: Services_) -> Any:
     """Add money to a player's wallet from the cashier (admins only; audited)."""
-    return plain(svc.at_casino(lambda: svc.casino.credit(user, player, body.amount, key)))
+    return plain(await svc.casino_call(lambda: svc.casino.credit(user, player, body.amount, key)))
 
 
 @router.post("/accounts/{player}/debit", tags=["admin"])
-def debit(player: schemas.Name, body: schemas.Adjustment, user: Commander, key: Key, svc: Services_) -> Any:
+async def debit(player: schemas.Name, body: schemas.Adjustment, user: Commander, key: Key, svc: Services_) -> Any:
     """Take money from a player's wallet back to the cashier, never beyond its balance (admins only; audited)."""
-    return plain(svc.at_casino(lambda: svc.casino.debit(user, player, body.amount, key)))
+    return plain(await svc.casino_call(lambda: svc.casino.debit(user, player, body.amount, key)))
 
 
 # -- tables ------------------------------------------------------------------------------------------------------
 
 
 @router.get("/tables", tags=["tables"])
-def tables(user: Caller, svc: Services_) -> Any:
+async def tables(user: Caller, svc: Services_) -> Any:
     """The open tables."""
-    return plain(svc.at_casino(lambda: svc.casino.tables(user)))
+    return plain(await svc.casino_call(lambda: svc.casino.tables(user)))
 
 
 @router.get("/tables/{table_id}", tags=["tables"])
-def table_view(table_id: TablePath, user: Caller, svc: Services_) -> Any:
+async def table_view(table_id: TablePath, user: Caller, svc: Services_) -> Any:
     """What the caller may see of a table (never a hole card or the shoe's order)."""
-    return plain(svc.at_casino(lambda: svc.casino.table_view(user, table_id)))
+    return plain(await svc.casino_call(lambda: svc.casino.table_view(user, table_id)))
 
 
 @router.post("/tables", status_code=201, tags=["admin"])
-def open_table(body: schemas.OpenTable, user: Commander, svc: Services_) -> Any:
+async def open_table(body: schemas.OpenTable, user: Commander, svc: Services_) -> Any:
     """Open a table with a rules document (null: the statute), RNG or live (admins only)."""
     return plain(
-        svc.at_casino(
+        await svc.casino_call(
             lambda: svc.casino.open_table(
                 user,
                 table_id=body.table_id,
@@ -151,70 +151,72 @@ def open_table(body: schemas.OpenTable, user: Commander, svc: Services_) -> Any:
 
 
 @router.post("/tables/{table_id}/close", tags=["admin"])
-def close_table(table_id: TablePath, user: Commander, svc: Services_) -> Any:
+async def close_table(table_id: TablePath, user: Commander, svc: Services_) -> Any:
     """Close a table between rounds (admins only)."""
-    return plain(svc.at_casino(lambda: svc.casino.close_table(user, table_id)))
+    return plain(await svc.casino_call(lambda: svc.casino.close_table(user, table_id)))
 
 
 @router.post("/tables/{table_id}/bets", status_code=201, tags=["play"])
-def place_bet(table_id: TablePath, bet: schemas.Bet, user: Commander, key: Key, svc: Services_) -> Any:
+async def place_bet(table_id: TablePath, bet: schemas.Bet, user: Commander, key: Key, svc: Services_) -> Any:
     """Place a bet in the betting window; the stake is held from the caller's wallet."""
-    return plain(svc.at_casino(lambda: svc.casino.place_bet(user, table_id, bet.document(), key)))
+    return plain(await svc.casino_call(lambda: svc.casino.place_bet(user, table_id, bet.document(), key), bet=True))
 
 
 @router.post("/tables/{table_id}/actions", tags=["play"])
-def act(table_id: TablePath, body: schemas.Action, user: Commander, key: Key, svc: Services_) -> Any:
+async def act(table_id: TablePath, body: schemas.Action, user: Commander, key: Key, svc: Services_) -> Any:
     """Answer the pending blackjack decision, when it is the caller's."""
     return plain(
-        svc.at_casino(
+        await svc.casino_call(
             lambda: svc.casino.act(user, table_id, body.action, key, box=body.box, hand=body.hand, amount=body.amount)
         )
     )
 
 
 @router.post("/tables/{table_id}/results", tags=["dealer"])
-def report(table_id: TablePath, body: schemas.Report, user: Commander, svc: Services_) -> Any:
+async def report(table_id: TablePath, body: schemas.Report, user: Commander, svc: Services_) -> Any:
     """A live table's dealer reports a pocket, three dice or a card (dealers only)."""
-    return plain(svc.at_casino(lambda: svc.casino.report(user, table_id, body.result)))
+    return plain(await svc.casino_call(lambda: svc.casino.report(user, table_id, body.result)))
 
 
 @router.post("/tables/{table_id}/void", tags=["dealer"])
-def void(table_id: TablePath, body: schemas.Void, user: Commander, svc: Services_) -> Any:
+async def void(table_id: TablePath, body: schemas.Void, user: Commander, svc: Services_) -> Any:
     """Void the round and return every held bet (dealers only; RO 2.2, SB 3.3, BJ 5.1)."""
-    return plain(svc.at_casino(lambda: svc.casino.void(user, table_id, body.reason)))
+    return plain(await svc.casino_call(lambda: svc.casino.void(user, table_id, body.reason)))
 
 
 # -- records -----------------------------------------------------------------------------------------------------
 
 
 @router.get("/tables/{table_id}/rounds", tags=["admin"])
-def recall(table_id: TablePath, user: Caller, svc: Services_, last: Annotated[int, Query(ge=1, le=500)] = 10) -> Any:
+async def recall(
+    table_id: TablePath, user: Caller, svc: Services_, last: Annotated[int, Query(ge=1, le=500)] = 10
+) -> Any:
     """The last rounds of a table with every step, outcome, bets and nets (admins only)."""
-    return plain(svc.at_casino(lambda: svc.casino.recall(user, table_id, last=last)))
+    return plain(await svc.casino_call(lambda: svc.casino.recall(user, table_id, last=last)))
 
 
 @router.get("/tables/{table_id}/rounds/{round_id}/scenario", tags=["admin"])
-def export_scenario(table_id: TablePath, round_id: RoundPath, user: Caller, svc: Services_) -> Any:
+async def export_scenario(table_id: TablePath, round_id: RoundPath, user: Caller, svc: Services_) -> Any:
     """A round as a scenario file that ``croupier replay`` reproduces exactly (admins only)."""
-    return plain(svc.at_casino(lambda: svc.casino.export_scenario(user, table_id, round_id)))
+    return plain(await svc.casino_call(lambda: svc.casino.export_scenario(user, table_id, round_id)))
 
 
 @router.get("/tables/{table_id}/meters", tags=["admin"])
-def meters(table_id: TablePath, user: Caller, svc: Services_) -> Any:
+async def meters(table_id: TablePath, user: Caller, svc: Services_) -> Any:
     """A table's meters: rounds, wagered, paid, voided, held (admins only)."""
-    return plain(svc.at_casino(lambda: svc.casino.meters(user, table_id)))
+    return plain(await svc.casino_call(lambda: svc.casino.meters(user, table_id)))
 
 
 @router.get("/audit", tags=["admin"])
-def audit(user: Caller, svc: Services_, since: datetime | None = None) -> Any:
+async def audit(user: Caller, svc: Services_, since: datetime | None = None) -> Any:
     """The audit trail (admins only)."""
-    return plain(svc.at_casino(lambda: svc.casino.audit(user, since=since)))
+    return plain(await svc.casino_call(lambda: svc.casino.audit(user, since=since)))
 
 
 @router.get("/reconciliation", tags=["admin"])
-def reconciliation(user: Caller, svc: Services_) -> Any:
+async def reconciliation(user: Caller, svc: Services_) -> Any:
     """Wagered − paid − voided = house result, per table and in all; the ledger's check (admins only)."""
-    return plain(svc.at_casino(lambda: svc.casino.reconciliation(user)))
+    return plain(await svc.casino_call(lambda: svc.casino.reconciliation(user)))
 
 
 @router.get("/health", tags=["sessions"])

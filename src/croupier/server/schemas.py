@@ -135,3 +135,30 @@ class Void(Body):
     """Why the dealer voids the round (RO 2.2, SB 3.3, BJ 5.1)."""
 
     reason: Annotated[str, StringConstraints(min_length=1, max_length=200)]
+
+
+CommandId = Annotated[str, StringConstraints(min_length=1, max_length=64)] | Annotated[int, Field(ge=0, le=2**53)]
+
+
+class BetCommand(Body):
+    """A bet sent over the table's WebSocket: as ``POST /api/tables/{id}/bets`` with its ``Idempotency-Key``."""
+
+    type: Literal["bet"]
+    id: CommandId
+    key: IdempotencyKey
+    bet: Bet
+
+
+class ActCommand(Body):
+    """A blackjack answer sent over the table's WebSocket: as ``POST /api/tables/{id}/actions``."""
+
+    type: Literal["act"]
+    id: CommandId
+    key: IdempotencyKey
+    action: Word
+    box: Annotated[int, Field(ge=1, le=12)] | None = None
+    hand: Annotated[int, Field(ge=0, le=32)] | None = None
+    amount: Stake | None = None
+
+
+Command = Annotated[BetCommand | ActCommand, Field(discriminator="type")]

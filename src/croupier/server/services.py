@@ -27,6 +27,7 @@ from typing import TypeVar
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 
+from croupier.server.worker import CasinoWorker
 from croupier.service.accounts import AccountService
 from croupier.service.casino import Casino
 from croupier.service.ledger import Ledger
@@ -55,22 +56,30 @@ def database_url(url: str | None) -> str:
 
 @dataclass
 class Services:
-    """What the routes call. The casino locks itself; ``casino_lock`` also keeps the server's calls into it
-    (commands, the clock, subscriptions) in one order. The accounts and the ledger are safe to call side by side."""
+    """What the routes call. Every call into the casino (commands, the clock, subscriptions) runs on its one
+    thread, in arrival order (:class:`~croupier.server.worker.CasinoWorker`; bets queued together are committed
+    together). The accounts and the ledger's readings are safe to call side by side."""
 
     accounts: AccountService
     ledger: Ledger
     casino: Casino
     engine: Engine | None = None
-    casino_lock: threading.RLock = field(default_factory=threading.RLock)
+    worker: CasinoWorker = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.worker = CasinoWorker(self.casino)
 
     def at_casino(self, call: Callable[[], T]) -> T:
-        """Run ``call`` (a casino method) holding the casino lock."""
-        with self.casino_lock:
-            return call()
+        """Run ``call`` (a casino method) on the casino's thread and return its answer."""
+        return self.worker.call(call)
+
+    async def casino_call(self, call: Callable[[], T], *, bet: bool = False) -> T:
+        """Await ``call`` on the casino's thread (``bet=True``: a ``place_bet``, which may be grouped)."""
+        return await self.worker.run(call, bet=bet)
 
     def close(self) -> None:
-        """Release the database connections."""
+        """Finish the casino's queued calls and release the database connections."""
+        self.worker.stop()
         if self.engine is not None:
             self.engine.dispose()
 

@@ -11,22 +11,36 @@ which something happened, one message ``{"type": "events", "table", "events": [.
 of those events in order (the snapshot and the error object are unchanged): far fewer frames on a busy table.
 Messages are not compressed (no per-message deflate): the events are small and compressing each costs more time
 than it saves.
+
+**Commands.** A player may also send the table's commands over the same socket instead of REST, as JSON text:
+``{"type": "bet", "id": ID, "key": IDEMPOTENCY_KEY, "bet": {...}}`` (as ``POST /api/tables/{id}/bets``) or
+``{"type": "act", "id": ID, "key": ..., "action": ..., "box"?, "hand"?, "amount"?}`` (as ``POST …/actions``).
+Each is validated as its REST body, counted against the same per-account command rate limit, and answered with
+``{"type": "answer", "id": ID, "status": 201|200, "result": {...}}`` or, refused and nothing changed,
+``{"type": "answer", "id": ID, "status": 4xx, "error", "detail", "rule"}`` (``retry_after`` seconds with 429) —
+the same status and body REST would give. ``ID`` (a string or an integer) is the client's, echoed so it can pipeline
+commands. The session is checked again before a command when a second has passed since the last check. A bet is
+answered only once it is durable (the casino's group commit): an answer is never taken back.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from typing import Annotated, Any
 
 import anyio
+import anyio.abc
 from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 from fastapi.encoders import jsonable_encoder
+from pydantic import TypeAdapter, ValidationError
 
 from croupier.errors import CroupierError
-from croupier.server.errors import status_of
+from croupier.server.errors import RateLimited, status_of
+from croupier.server.ratelimit import RateLimiter
 from croupier.server.routes import plain
-from croupier.server.schemas import TableId
+from croupier.server.schemas import ActCommand, BetCommand, Command, TableId
 from croupier.server.services import Services
 from croupier.service.accounts import User
 from croupier.service.casino import Subscription
@@ -35,6 +49,8 @@ router = APIRouter()
 
 POLL_SECONDS = 0.05
 RECHECK_SECONDS = 30.0
+COMMAND_RECHECK_SECONDS = 1.0
+COMMANDS: TypeAdapter[BetCommand | ActCommand] = TypeAdapter(Command)
 
 
 def _encode(value: Any) -> str:
@@ -66,7 +82,8 @@ async def table_events(
     try:
         await websocket.send_text(_encode({"type": "snapshot", "table": table_id, "view": view}))
         async with anyio.create_task_group() as group:
-            group.start_soon(_watch_client, websocket, group.cancel_scope)
+            client = _Client(websocket, svc, user=user, token=token, table_id=table_id, group=group)
+            group.start_soon(client.serve)
             await _pump(websocket, svc, subscription, user, token, batch=batch)
             group.cancel_scope.cancel()
     except WebSocketDisconnect:
@@ -76,22 +93,94 @@ async def table_events(
 
 
 def _open(svc: Services, user: User, table_id: str) -> tuple[Any, Subscription]:
-    with svc.casino_lock:
-        view = plain(svc.casino.table_view(user, table_id))
-        return view, svc.casino.subscribe(table_id)
+    def both() -> tuple[Any, Subscription]:  # one call on the casino's thread: no event falls between the two
+        return plain(svc.casino.table_view(user, table_id)), svc.casino.subscribe(table_id)
+
+    return svc.at_casino(both)
 
 
 def _close(svc: Services, subscription: Subscription) -> None:
     svc.at_casino(lambda: svc.casino.unsubscribe(subscription))
 
 
-async def _watch_client(websocket: WebSocket, scope: anyio.CancelScope) -> None:
-    # Messages from the client are not commands (those go over REST); this only notices the disconnect.
-    while True:
-        message = await websocket.receive()
-        if message["type"] == "websocket.disconnect":
-            scope.cancel()
-            return
+class _Client:
+    """The client's side of the socket: its commands (module docstring), and the disconnect."""
+
+    def __init__(
+        self, websocket: WebSocket, svc: Services, *, user: User, token: str, table_id: str, group: anyio.abc.TaskGroup
+    ) -> None:
+        self.websocket, self.svc, self.user, self.token, self.table_id = websocket, svc, user, token, table_id
+        self.group = group
+        self.checked = time.monotonic()
+        self.limiter: RateLimiter = websocket.app.state.command_limiter
+
+    async def serve(self) -> None:
+        while True:
+            message = await self.websocket.receive()
+            if message["type"] == "websocket.disconnect":
+                self.group.cancel_scope.cancel()
+                return
+            text = message.get("text")
+            if text is None:
+                text = (message.get("bytes") or b"").decode("utf-8", "replace")
+            self.group.start_soon(self.command, text)
+
+    async def command(self, text: str) -> None:
+        command_id: Any = None
+        try:
+            try:
+                raw = json.loads(text)
+                command_id = raw.get("id") if isinstance(raw, dict) else None
+                command = COMMANDS.validate_python(raw)
+            except (ValueError, ValidationError) as error:
+                detail = _invalid(error)
+                await self.send({"type": "answer", "id": command_id, "status": 422, **_body("invalid_request", detail)})
+                return
+            if time.monotonic() - self.checked > COMMAND_RECHECK_SECONDS:
+                self.user = self.svc.accounts.authenticate(self.token)
+                self.checked = time.monotonic()
+            self.limiter.take(self.user.username)
+            user, table_id, casino = self.user, self.table_id, self.svc.casino
+            if isinstance(command, BetCommand):
+                bet = command.bet.document()
+                result = await self.svc.casino_call(
+                    lambda: casino.place_bet(user, table_id, bet, command.key), bet=True
+                )
+                status = 201
+            else:
+                result = await self.svc.casino_call(
+                    lambda: casino.act(
+                        user,
+                        table_id,
+                        command.action,
+                        command.key,
+                        box=command.box,
+                        hand=command.hand,
+                        amount=command.amount,
+                    )
+                )
+                status = 200
+            await self.send({"type": "answer", "id": command.id, "status": status, "result": plain(result)})
+        except CroupierError as error:
+            answer = {"type": "answer", "id": command_id, "status": status_of(error), **error.as_dict()}
+            if isinstance(error, RateLimited):
+                answer["retry_after"] = round(error.retry_after, 3)
+            await self.send(answer)
+
+    async def send(self, value: dict[str, Any]) -> None:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):  # the client left meanwhile
+            await self.websocket.send_text(_encode(value))
+
+
+def _body(kind: str, detail: str) -> dict[str, Any]:
+    return {"error": kind, "detail": detail, "rule": None}
+
+
+def _invalid(error: ValueError | ValidationError) -> str:
+    if isinstance(error, ValidationError):
+        parts = [f"{'.'.join(str(p) for p in e['loc']) or 'command'}: {e['msg']}" for e in error.errors()[:5]]
+        return "The command is malformed: " + "; ".join(parts) + "."
+    return f"The command is not JSON: {error}."
 
 
 async def _pump(

@@ -14,6 +14,11 @@ The contract with the server is ``docs/casino-service.md``. In short:
   round (``CasinoStore.append_round``) commit together or not at all. :meth:`Casino.recover` rebuilds every open
   table from the stored steps (a stored card or result is never drawn again) and resumes each unfinished round,
   or voids it when it cannot be resumed.
+- :meth:`Casino.batch` is group commit for bets: the bets placed inside it are stored in one database transaction
+  (each in its own savepoint, so a refused one changes nothing) that commits once when the block ends. Their
+  events are published, and their boundaries reported to ``on_commit``, only after that commit: nothing is shown
+  before it is durable. If the commit fails, the tables are rebuilt from the store (:meth:`recover`), so what the
+  casino holds in memory never runs ahead of what is stored.
 """
 
 from __future__ import annotations
@@ -21,7 +26,8 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
@@ -34,6 +40,7 @@ from croupier.primitives.chance import ChanceExhausted, ChanceSource, SystemRand
 from croupier.primitives.dice import check_dice
 from croupier.primitives.wheel import check_pocket
 from croupier.service import casino_games as games
+from croupier.service import casino_info as info
 from croupier.service.accounts import AccountService, Forbidden, Role, User
 from croupier.service.casino_records import (
     AuditRecord,
@@ -131,6 +138,7 @@ class Casino:
         self._outbox: list[dict[str, Any]] = []
         self._lock = threading.RLock()
         self._now: datetime | None = None
+        self._deferred: list[str] | None = None  # inside batch(): the boundaries reported once it commits
 
     # == plumbing =====================================================================================================
 
@@ -138,8 +146,39 @@ class Casino:
         return self._now if self._now is not None else self._clock()
 
     def _commit(self, label: str) -> None:
-        if self._on_commit is not None:
+        if self._deferred is not None:
+            self._deferred.append(label)
+        elif self._on_commit is not None:
             self._on_commit(label)
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Group commit for bets (module docstring): call only :meth:`place_bet` inside the block. The bets commit
+        together when it ends; then their events are published and their boundaries reported. A bet refused inside
+        the block raises as usual and changes nothing. If the commit itself fails, it raises here, nothing of the
+        block is kept, and the tables are rebuilt from the store."""
+        with self._lock:
+            if self._deferred is not None:
+                raise RuntimeError("Casino.batch() is already open.")
+            labels: list[str] = []
+            self._deferred = labels
+            try:
+                with self.ledger.store.group():
+                    yield
+            except BaseException:
+                self._deferred = None
+                self._rebuild()
+                raise
+            self._deferred = None
+            for label in labels:
+                self._commit(label)
+            self._flush()
+
+    def _rebuild(self) -> None:
+        """Forget the tables in memory and load them again from the store (after a group commit failed)."""
+        self._outbox.clear()
+        self._tables.clear()
+        self.recover()
 
     def _save(self, t: _Table, label: str) -> None:
         assert t.round is not None
@@ -157,6 +196,8 @@ class Casino:
         self._outbox.append({"table": t.record.table_id, "round": round_id, "seq": t.event_seq, "type": kind, **body})
 
     def _flush(self) -> list[dict[str, Any]]:
+        if self._deferred is not None:
+            return []  # inside batch(): published once the batch is durable
         events, self._outbox = self._outbox, []
         for e in events:
             for sub in self._subscribers.get(e["table"], []):
@@ -177,7 +218,8 @@ class Casino:
         return t
 
     def _find_entry_round(self, key: str) -> str | None:
-        with self.ledger.store.transaction(write=False) as tx:
+        # Inside batch() the entry may be in the open group: read it there (a savepoint that writes nothing).
+        with self.ledger.store.transaction(write=self._deferred is not None) as tx:
             entry = tx.find_entry(key)
         return None if entry is None else (entry.round_id or "")
 
@@ -572,6 +614,7 @@ class Casino:
             "round": r.round_id if r else None,
             "status": r.status if r else None,
             "deadline": t.deadline.isoformat() if t.deadline else None,
+            **self._seating(t),
         }
 
     def tables(self, who: User) -> list[dict[str, Any]]:
@@ -979,3 +1022,75 @@ class Casino:
         self._audit(SYSTEM, "recovery", t.record.table_id, round=r.round_id, status=status)
         self._event(t, "recovered", status=status)
         return {"table": t.record.table_id, "round": r.round_id, "status": status}
+
+    # == the browser table's reads (issue 6) ==========================================================================
+
+    def _seating(self, t: _Table) -> dict[str, Any]:
+        """The limits of a table's description and, for blackjack, its boxes and the boxes taken."""
+        out: dict[str, Any] = {"limits": info.limits(t.game, t.rules)}
+        if t.game == "blackjack":
+            out["boxes"] = t.rules.boxes
+            boxes = t.rnd.boxes if t.rnd is not None else {}
+            out["seats"] = sorted(n for n, b in boxes.items() if b.bettors)
+        return out
+
+    def table_rules(self, who: User, table_id: str) -> dict[str, Any]:
+        """A table's rules for the page (any role): bet kinds with payouts, limits, the layout, and each rule as
+        a catalogue key with parameters (``croupier.service.casino_info.rules_info``)."""
+        with self._lock:
+            self._require(who, Role.PLAYER, Role.DEALER, Role.ADMIN)
+            t = self._table(table_id)
+            return {"table": table_id, "game": t.game, "live": t.record.live, **info.rules_info(t.game, t.rules)}
+
+    def table_history(self, who: User, table_id: str, last: int = 50) -> dict[str, Any]:
+        """The public results of a roulette or sic bo table's last settled rounds, newest first, with their
+        statistics (any role); a blackjack table has none."""
+        with self._lock:
+            self._require(who, Role.PLAYER, Role.DEALER, Role.ADMIN)
+            if isinstance(last, bool) or not isinstance(last, int) or not 0 < last <= HISTORY:
+                raise InvalidInput(f"last must be 1 to {HISTORY} rounds, not {last!r}.")
+            t = self._table(table_id)
+            results: list[dict[str, Any]] = []
+            for round_id in reversed(t.history):
+                entry = info.result_of(t.game, round_id, t.history[round_id])
+                if entry is not None:
+                    results.append(entry)
+                    if len(results) >= last:
+                        break
+            return {"table": table_id, "game": t.game, "results": results, "stats": info.history_stats(t.game, results)}
+
+    def player_rounds(self, who: User, table_id: str | None = None, last: int = 10) -> list[dict[str, Any]]:
+        """The caller's own recent rounds (player): each with the caller's stakes and nets and the public result,
+        newest first; of one table, or of every open table."""
+        with self._lock:
+            self._require(who, Role.PLAYER)
+            if isinstance(last, bool) or not isinstance(last, int) or not 0 < last <= 100:
+                raise InvalidInput(f"last must be 1 to 100 rounds, not {last!r}.")
+            tables = [self._table(table_id)] if table_id is not None else list(self._tables.values())
+            out: list[dict[str, Any]] = []
+            for t in tables:
+                for record in self.store.rounds(t.record.table_id, last=min(HISTORY, 5 * last + 10)):
+                    mine = info.my_round(t.game, record, who.username)
+                    if mine is not None:
+                        out.append(mine)
+            out.sort(key=lambda r: (r["updated_at"], r["opened_at"]), reverse=True)
+            return out[:last]
+
+    def close_betting(self, who: User, table_id: str) -> dict[str, Any]:
+        """The dealer's bell on a live table (RO 3, SB 3.1, BJ 5.1): betting closes now. Refused on an RNG table
+        (its timer rings the bell), outside the betting window, or when no bet has been placed."""
+        with self._lock:
+            self._require(who, Role.DEALER)
+            t = self._table(table_id)
+            rule = games.BETTING_RULE[t.game]
+            if not t.record.live:
+                raise IllegalAction(f"Table {table_id!r} is an RNG table: its timer closes betting.", rule=rule)
+            assert t.round is not None
+            if t.round.status != "betting":
+                raise IllegalAction("Betting is already closed in this round.", rule=rule)
+            if not any(h["status"] == "held" and h["kind"] == "bet" for h in t.round.data["holds"]):
+                raise IllegalAction("No bet has been placed yet: the betting window stays open.", rule=rule)
+            round_id = t.round.round_id
+            self._bell(t)
+            self._flush()
+            return {"table": table_id, "round": round_id, "status": t.round.status if t.round else None}

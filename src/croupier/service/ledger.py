@@ -297,6 +297,11 @@ class LedgerStore(Protocol):
         transactions exclude each other on the accounts and rounds they lock; a read one sees one snapshot."""
         ...
 
+    def group(self) -> AbstractContextManager[None]:
+        """Group commit: the write transactions this thread runs inside the block become durable together, when the
+        block ends normally (none of them when it raises); before then none of them may be shown to anyone."""
+        ...
+
 
 def fingerprint(command: str, payload: Mapping[str, Any]) -> str:
     """A digest of a command and its payload, compared when an idempotency key comes again."""

@@ -25,6 +25,11 @@ class MemoryLedgerStore:
         self.hold_records: dict[tuple[str, str], Hold] = {}
 
     @contextmanager
+    def group(self) -> Iterator[None]:
+        """Group commit: nothing to group in memory, where every transaction is kept as it ends."""
+        yield
+
+    @contextmanager
     def transaction(self, *, write: bool = True) -> Iterator[LedgerTransaction]:
         """An exclusive transaction; its changes replace the store's state only when the block ends normally."""
         with self._lock:

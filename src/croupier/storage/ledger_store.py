@@ -6,15 +6,22 @@ PostgreSQL the round and the accounts it touches are locked with ``SELECT … FO
 one global order: the round, then the accounts sorted by name), so concurrent bets on one wallet are checked against
 its balance one after the other; on SQLite the write transaction begins ``IMMEDIATE`` and holds the single write
 lock. A unique key inserted meanwhile by another transaction, a deadlock or a serialization failure is reported as
-``RetryableConflict``, and the ledger runs the command again."""
+``RetryableConflict``, and the ledger runs the command again.
+
+**Group commit.** Inside :meth:`SqlLedgerStore.group`, the write transactions of the thread that opened it share one
+database transaction, each in its own savepoint (a refused command rolls back to its savepoint and the others stand),
+and the whole group commits once when the block ends: one durable commit (one ``fsync`` on SQLite) for many bets.
+Nothing of the group is durable before that commit, so its caller must show nothing of it before the block ends."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, Row, Table, bindparam, insert, select, update
+from sqlalchemy import Connection, Engine, RootTransaction, Row, Table, bindparam, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
@@ -45,17 +52,52 @@ def is_retryable(error: DBAPIError) -> bool:
     return "UNIQUE constraint failed" in text or "database is locked" in text
 
 
+@dataclass
+class _Group:
+    """An open group commit: its thread, its connection, and its transaction once the first write began it."""
+
+    thread: int
+    connection: Connection
+    transaction: RootTransaction | None = None
+
+
 class SqlLedgerStore:
     """The ledger's tables through an engine made by :func:`croupier.storage.database.create_engine`."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._reader = read_engine(engine)
+        self._group: _Group | None = None
+
+    @contextmanager
+    def group(self) -> Iterator[None]:
+        """Group commit (see the module docstring): this thread's write transactions inside the block are
+        savepoints of one database transaction, committed when the block ends normally (rolled back when it
+        raises). A failed commit raises here and nothing of the group is kept."""
+        if self._group is not None:
+            raise RuntimeError("A group commit is already open on this store.")
+        connection = self.engine.connect()
+        group = self._group = _Group(threading.get_ident(), connection)
+        try:
+            yield
+            if group.transaction is not None:
+                group.transaction.commit()
+        finally:
+            self._group = None
+            connection.close()  # rolls back whatever was not committed
 
     @contextmanager
     def transaction(self, *, write: bool = True) -> Iterator[LedgerTransaction]:
-        """One database transaction, committed when the block ends normally."""
+        """One database transaction, committed when the block ends normally (inside :meth:`group`, on its
+        thread, a write transaction is a savepoint of the group's)."""
+        group = self._group
         try:
+            if write and group is not None and group.thread == threading.get_ident():
+                if group.transaction is None:
+                    group.transaction = group.connection.begin()
+                with group.connection.begin_nested():
+                    yield _SqlLedgerTransaction(group.connection)
+                return
             with (self.engine if write else self._reader).begin() as connection:
                 yield _SqlLedgerTransaction(connection)
         except (IntegrityError, OperationalError) as error:
