@@ -38,7 +38,7 @@ async def _ticker(services: Services, every: float) -> None:
     while True:
         await asyncio.sleep(every)
         try:
-            await services.casino_call(services.casino.tick)
+            await services.casino_call(services.casino.tick, grouped=True)
         except Exception:  # the clock must keep running; the failure is logged with its traceback
             log.exception("casino.tick() failed")
 

@@ -31,6 +31,7 @@ from croupier.server.worker import CasinoWorker
 from croupier.service.accounts import AccountService
 from croupier.service.casino import Casino
 from croupier.service.ledger import Ledger
+from croupier.storage.database import WalCheckpointer
 
 T = TypeVar("T")
 
@@ -65,6 +66,7 @@ class Services:
     casino: Casino
     engine: Engine | None = None
     worker: CasinoWorker = field(init=False)
+    checkpointer: WalCheckpointer | None = None
 
     def __post_init__(self) -> None:
         self.worker = CasinoWorker(self.casino)
@@ -73,13 +75,16 @@ class Services:
         """Run ``call`` (a casino method) on the casino's thread and return its answer."""
         return self.worker.call(call)
 
-    async def casino_call(self, call: Callable[[], T], *, bet: bool = False) -> T:
-        """Await ``call`` on the casino's thread (``bet=True``: a ``place_bet``, which may be grouped)."""
-        return await self.worker.run(call, bet=bet)
+    async def casino_call(self, call: Callable[[], T], *, bet: bool = False, grouped: bool = False) -> T:
+        """Await ``call`` on the casino's thread (``bet=True``: a ``place_bet``, which may be grouped with others;
+        ``grouped=True``: in a group commit of its own)."""
+        return await self.worker.run(call, bet=bet, grouped=grouped)
 
     def close(self) -> None:
         """Finish the casino's queued calls and release the database connections."""
         self.worker.stop()
+        if self.checkpointer is not None:
+            self.checkpointer.stop()
         if self.engine is not None:
             self.engine.dispose()
 
@@ -95,7 +100,9 @@ def open_services(url: str, *, migrate: bool = True) -> Services:
     ledger = Ledger(SqlLedgerStore(engine))
     accounts = AccountService(SqlAccountStore(engine))
     casino = Casino(ledger, accounts, SqlCasinoStore(engine), on_commit=crash_hook(os.environ))
-    return Services(accounts=accounts, ledger=ledger, casino=casino, engine=engine)
+    checkpointer = WalCheckpointer(engine)
+    checkpointer.start()
+    return Services(accounts=accounts, ledger=ledger, casino=casino, engine=engine, checkpointer=checkpointer)
 
 
 def _crash_point(spec: str) -> tuple[str | None, int]:

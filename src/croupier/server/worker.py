@@ -3,8 +3,9 @@
 One thread owns the casino, so its commands never wait on each other's locks, and the bets that arrive while it is
 busy are placed together: consecutive bets in the queue run inside one :meth:`Casino.batch` (group commit), so a
 hundred bets cost one durable commit instead of a hundred, and none of them is answered (nor its event published)
-before that commit. Any other command (the clock's tick, a decision, a dealer's report, an admin's reading) runs
-alone, committing as it goes, between groups.
+before that commit. The clock's tick runs in a group of its own (the bells, results, settlements and next windows
+of every table: one commit). Any other command (a decision, a dealer's report, an admin's reading) runs alone,
+committing as it goes, between groups.
 
 Callers on worker threads use :meth:`CasinoWorker.call` (blocking); coroutines ``await`` :meth:`CasinoWorker.run`.
 A call made from the casino's own thread runs at once (no queue, no deadlock).
@@ -32,7 +33,8 @@ MAX_GROUP = 512
 @dataclass(slots=True)
 class _Job:
     call: Callable[[], Any]
-    bet: bool
+    bet: bool  # a place_bet: grouped with the bets beside it
+    grouped: bool = False  # in a group of its own
     future: Future[Any] = field(default_factory=Future)
 
 
@@ -56,8 +58,8 @@ class CasinoWorker:
                     thread.start()
                     self._thread = thread
 
-    def _submit(self, call: Callable[[], T], *, bet: bool) -> Future[T]:
-        job = _Job(call, bet)
+    def _submit(self, call: Callable[[], T], *, bet: bool, grouped: bool = False) -> Future[T]:
+        job = _Job(call, bet, grouped)
         if threading.current_thread() is self._thread:
             self._run_one(job)
         else:
@@ -69,10 +71,11 @@ class CasinoWorker:
         """Run ``call`` on the casino's thread and return what it returns (or raise what it raised)."""
         return self._submit(call, bet=False).result()
 
-    async def run(self, call: Callable[[], T], *, bet: bool = False) -> T:
+    async def run(self, call: Callable[[], T], *, bet: bool = False, grouped: bool = False) -> T:
         """Await ``call`` run on the casino's thread; ``bet=True`` for a ``place_bet`` call, which may then be
-        placed in a group with the bets queued beside it."""
-        return await asyncio.wrap_future(self._submit(call, bet=bet))
+        placed in a group with the bets queued beside it; ``grouped=True`` runs it in a group commit of its own
+        (the clock's tick)."""
+        return await asyncio.wrap_future(self._submit(call, bet=bet, grouped=grouped))
 
     def stop(self, timeout: float = 10.0) -> None:
         """Finish the calls already queued, then end the thread."""
@@ -106,6 +109,9 @@ class CasinoWorker:
                 if end > start:
                     self._run_group(jobs[start:end])
                     start = end
+                elif jobs[start].grouped:
+                    self._run_group(jobs[start : start + 1], alone=False)
+                    start += 1
                 else:
                     self._run_one(jobs[start])
                     start += 1
@@ -117,8 +123,8 @@ class CasinoWorker:
         except BaseException as error:  # the caller receives it; the thread carries on
             job.future.set_exception(error)
 
-    def _run_group(self, jobs: list[_Job]) -> None:
-        if len(jobs) == 1:
+    def _run_group(self, jobs: list[_Job], *, alone: bool = True) -> None:
+        if len(jobs) == 1 and alone:
             self._run_one(jobs[0])
             return
         outcomes: list[tuple[bool, Any]] = []
@@ -130,7 +136,7 @@ class CasinoWorker:
                     except Exception as error:  # refused: rolled back to its savepoint, the others stand
                         outcomes.append((False, error))
         except BaseException as error:
-            log.exception("a group of %d bets could not be committed; none of them was placed", len(jobs))
+            log.exception("a group of %d call(s) could not be committed; none of them took effect", len(jobs))
             for job in jobs:
                 job.future.set_exception(error)
             return

@@ -14,8 +14,9 @@ The contract with the server is ``docs/casino-service.md``. In short:
   round (``CasinoStore.append_round``) commit together or not at all. :meth:`Casino.recover` rebuilds every open
   table from the stored steps (a stored card or result is never drawn again) and resumes each unfinished round,
   or voids it when it cannot be resumed.
-- :meth:`Casino.batch` is group commit for bets: the bets placed inside it are stored in one database transaction
-  (each in its own savepoint, so a refused one changes nothing) that commits once when the block ends. Their
+- :meth:`Casino.batch` is group commit for bets (and for the clock's tick): the bets placed inside it are stored in
+  one database transaction (each in its own savepoint, so a refused one changes nothing) that commits once when the
+  block ends. Their
   events are published, and their boundaries reported to ``on_commit``, only after that commit: nothing is shown
   before it is durable. If the commit fails, the tables are rebuilt from the store (:meth:`recover`), so what the
   casino holds in memory never runs ahead of what is stored.
@@ -153,10 +154,10 @@ class Casino:
 
     @contextmanager
     def batch(self) -> Iterator[None]:
-        """Group commit for bets (module docstring): call only :meth:`place_bet` inside the block. The bets commit
-        together when it ends; then their events are published and their boundaries reported. A bet refused inside
-        the block raises as usual and changes nothing. If the commit itself fails, it raises here, nothing of the
-        block is kept, and the tables are rebuilt from the store."""
+        """Group commit (module docstring) for bets, or for a :meth:`tick`: what the calls inside the block store
+        commits together when it ends; then their events are published and their boundaries reported. A bet
+        refused inside the block raises as usual and changes nothing. If the commit itself fails, it raises here,
+        nothing of the block is kept, and the tables are rebuilt from the store."""
         with self._lock:
             if self._deferred is not None:
                 raise RuntimeError("Casino.batch() is already open.")

@@ -264,6 +264,10 @@ class LedgerTransaction(Protocol):
         """Insert or replace the hold."""
         ...
 
+    def put_holds(self, records: Sequence[Hold]) -> None:
+        """Insert or replace each of the holds (a settlement's or a void's, at once)."""
+        ...
+
     def round_holds(self, round_id: str) -> list[Hold]:
         """Every hold of the round, in the order they were made."""
         ...
@@ -477,8 +481,7 @@ class Ledger:
             table = open_holds[0].table if open_holds else (record.table if record else None)
             draft = self._draft(key, "settle", digest, tuple(postings), round_id=round_id, table=table)
             entry = tx.append_entry(draft)
-            for h in open_holds:
-                tx.put_hold(_close(h, "settled", entry.id, nets[h.bet_ref]))
+            tx.put_holds([_close(h, "settled", entry.id, nets[h.bet_ref]) for h in open_holds])
             tx.put_round(Round(round_id, table, "settled", entry.id))
             return entry
 
@@ -522,8 +525,7 @@ class Ledger:
             table = record.table if record else None
             draft = self._draft(key, "void", digest, tuple(postings), round_id=round_id, table=table, memo=memo)
             entry = tx.append_entry(draft)
-            for h in open_holds:
-                tx.put_hold(_close(h, "voided", entry.id, None))
+            tx.put_holds([_close(h, "voided", entry.id, None) for h in open_holds])
             tx.put_round(Round(round_id, table, "voided", entry.id))
             return entry
 

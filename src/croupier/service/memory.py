@@ -76,6 +76,10 @@ class _MemoryLedgerTransaction:
     def put_hold(self, record: Hold) -> None:
         self.hold_records[record.round_id, record.bet_ref] = record
 
+    def put_holds(self, records: Sequence[Hold]) -> None:
+        for record in records:
+            self.put_hold(record)
+
     def round_holds(self, round_id: str) -> list[Hold]:
         return sorted((h for h in self.hold_records.values() if h.round_id == round_id), key=lambda h: h.entry_id)
 

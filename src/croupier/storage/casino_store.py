@@ -12,16 +12,21 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Engine, delete, func, insert, select
+from sqlalchemy import Engine, Table, bindparam, delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from croupier.service.casino import AuditRecord, RoundChange, RoundRecord, RoundStatus, TableRecord, TableStatus
 from croupier.service.ledger import LedgerTransaction
 from croupier.storage.database import read_engine
+from croupier.storage.fastpath import FastStatements
+from croupier.storage.groups import commit_groups
 from croupier.storage.ledger_store import sql_connection
 from croupier.storage.models import CasinoAuditRow, CasinoRoundChangeRow, CasinoRoundRow, CasinoTableRow
 
-ADD_CHANGE = insert(CasinoRoundChangeRow)
+CHANGES = cast(Table, CasinoRoundChangeRow.__table__)
+ADD_CHANGE = FastStatements(
+    insert(CHANGES).values({c: bindparam(c) for c in ("round_id", "at", "change")})
+)  # on a bet's hot path (croupier.storage.fastpath)
 
 
 def _dumps(value: Any) -> str:
@@ -60,10 +65,20 @@ class SqlCasinoStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._reader = read_engine(engine)
+        self._groups = commit_groups(engine)
 
     @contextmanager
     def _session(self, *, write: bool = True) -> Iterator[Session]:
-        """A transaction; a read one (``write=False``) takes no write lock (SQLite: a deferred ``BEGIN``)."""
+        """A transaction; a read one (``write=False``) takes no write lock (SQLite: a deferred ``BEGIN``). Inside a
+        group commit (:mod:`croupier.storage.groups`) a write is a savepoint of the group's transaction."""
+        joined = self._groups.joined() if write else None
+        if joined is not None:
+            with (
+                Session(bind=joined, join_transaction_mode="create_savepoint", expire_on_commit=False) as session,
+                session.begin(),
+            ):
+                yield session
+            return
         with Session(self.engine if write else self._reader, expire_on_commit=False) as session, session.begin():
             yield session
 
@@ -109,9 +124,8 @@ class SqlCasinoStore:
         connection = sql_connection(within)
         if connection.engine is not self.engine and connection.engine.url != self.engine.url:
             raise ValueError("The casino's store and the ledger's must be on one database to commit together.")
-        connection.execute(
-            ADD_CHANGE, {"round_id": change.round_id, "at": change.at, "change": _dumps(change.as_json())}
-        )
+        values = {"round_id": change.round_id, "at": change.at, "change": _dumps(change.as_json())}
+        ADD_CHANGE.on(connection).run(connection, values)
 
     def get_round(self, round_id: str) -> RoundRecord | None:
         """One round."""

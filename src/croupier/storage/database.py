@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +62,46 @@ def _set_up_sqlite(engine: Engine) -> None:
     def _begin(connection: sqlalchemy.Connection) -> None:
         read_only = connection.get_execution_options().get(READ_ONLY, False)
         connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
+
+
+class WalCheckpointer:
+    """SQLite only: checkpoints the write-ahead log from a background thread every ``every`` seconds (``PASSIVE``:
+    it never waits for, nor blocks, a writer), so that a commit seldom has to checkpoint (copy the log into the
+    database file and ``fsync`` it) while a client waits for it. SQLite's own automatic checkpoint stays on as the
+    backstop. A no-op on other databases."""
+
+    def __init__(self, engine: Engine, *, every: float = 0.5) -> None:
+        self.engine = engine
+        self.every = every
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        """Start the thread (once)."""
+        if self.engine.dialect.name != "sqlite" or self._thread is not None:
+            return
+        self._thread = threading.Thread(target=self._run, name="wal-checkpoint", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop the thread."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(5)
+
+    def _run(self) -> None:
+        connection = self.engine.raw_connection()
+        try:
+            while not self._stop.wait(self.every):
+                cursor = connection.cursor()
+                try:
+                    cursor.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                except sqlite3.Error:  # busy or closing: the next round tries again
+                    pass
+                finally:
+                    cursor.close()
+        finally:
+            connection.close()
 
 
 def read_engine(engine: Engine) -> Engine:

@@ -281,6 +281,7 @@ export function createWager(ctx, hooks) {
       case 'bet_placed':
         if (isPlayer && e.player === me.username && !S.placed.some((p) => p.ref === e.ref && p.round === e.round)) {
           S.placed.push({ ref: e.ref, round: e.round, bet: e.bet });
+          if (ctx.refreshWallet) ctx.refreshWallet(); // placed from another device: the wallet moved
         }
         break;
       case 'result':

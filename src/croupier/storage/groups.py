@@ -1,0 +1,71 @@
+"""Group commit on one database, shared by every store on the same engine.
+
+Inside :meth:`CommitGroups.group`, the write transactions that the stores run **on the thread that opened it** are
+savepoints of one database transaction on one connection, which commits once when the block ends: one durable
+commit (one ``fsync`` on SQLite) for a whole group of bets, or for a whole tick of the clock (bells, results,
+settlements and the next windows of every table). Nothing written in the group is durable before that commit, so
+whoever opened it must show nothing of it before the block ends. A refused command rolls back to its own savepoint
+and the others stand; a failed commit raises from the block and nothing of the group is kept.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from sqlalchemy import Connection, Engine, RootTransaction
+
+
+@dataclass
+class _Group:
+    thread: int
+    connection: Connection
+    transaction: RootTransaction | None = None
+
+
+class CommitGroups:
+    """The open group commit of one engine (at most one at a time)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._group: _Group | None = None
+
+    @contextmanager
+    def group(self) -> Iterator[None]:
+        """Open a group commit (module docstring) on this thread."""
+        if self._group is not None:
+            raise RuntimeError("A group commit is already open on this database.")
+        connection = self.engine.connect()
+        group = self._group = _Group(threading.get_ident(), connection)
+        try:
+            yield
+            if group.transaction is not None:
+                group.transaction.commit()
+        finally:
+            self._group = None
+            connection.close()  # rolls back whatever was not committed
+
+    def joined(self) -> Connection | None:
+        """The open group's connection, its transaction begun, when this thread opened a group; else None."""
+        group = self._group
+        if group is None or group.thread != threading.get_ident():
+            return None
+        if group.transaction is None:
+            group.transaction = group.connection.begin()
+        return group.connection
+
+
+_BY_ENGINE: weakref.WeakKeyDictionary[Engine, CommitGroups] = weakref.WeakKeyDictionary()
+_LOCK = threading.Lock()
+
+
+def commit_groups(engine: Engine) -> CommitGroups:
+    """The group commits of ``engine`` (one object per engine, shared by its stores)."""
+    with _LOCK:
+        groups = _BY_ENGINE.get(engine)
+        if groups is None:
+            groups = _BY_ENGINE[engine] = CommitGroups(engine)
+        return groups
