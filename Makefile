@@ -4,16 +4,24 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 SHARED ?= ../shared
+# The browser tests and screenshots drive Debian's Chromium through Playwright (no browser download of its own).
+CHROMIUM := /usr/bin/chromium
 
-.PHONY: demo test lint typecheck scenarios bench clean install
+.PHONY: demo test lint typecheck scenarios bench clean install screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): $(BIN)/python pyproject.toml constraints.txt
+$(STAMP): $(BIN)/python pyproject.toml constraints.txt | $(CHROMIUM)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
+
+# Debian's Chromium, installed only when it is missing (as root, or through sudo).
+$(CHROMIUM):
+	@if [ "$$(id -u)" = 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; \
+	else echo "$(CHROMIUM) is missing: install Debian's chromium package as root" >&2; exit 1; fi; \
+	$$sudo apt-get update && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
 
 install: $(STAMP)
 
@@ -24,8 +32,8 @@ demo: $(STAMP)
 	$(BIN)/croupier serve --demo $(if $(DEMO_SECONDS),--seconds $(DEMO_SECONDS))
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench tools
+	$(BIN)/ruff format --check src tests bench tools
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src
@@ -42,6 +50,10 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_blackjack.py
 	$(BIN)/python bench/bench_ca.py
 	$(BIN)/python bench/bench_simulate.py
+
+# PNGs of the browser table (lobby, each game, the dealer console; desktop and phone) into docs/screenshots/.
+screenshots: $(STAMP)
+	$(BIN)/python tools/screenshots.py
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .mypy_cache .ruff_cache

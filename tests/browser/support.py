@@ -1,0 +1,146 @@
+"""Helpers of the browser tests: the tables they play on, signing in through the page, and the ledger checks each
+test ends with (asked over REST, never read off the page)."""
+
+from __future__ import annotations
+
+import re
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+from playwright.sync_api import Locator, Page, expect
+
+from server.support import ADMIN, PASSWORD, Server
+
+CHROMIUM = "/usr/bin/chromium"
+DEALER = "dealer"
+DESKTOP = {"width": 1366, "height": 900}
+# How long the page may take to show what the server did (a round of 4 s plus its settlement, with room to spare on
+# a busy 2-core machine).
+SHOWN = 20_000
+
+# (table id, game, options): each test plays on its own tables, so the tests do not depend on each other's rounds.
+TABLES: tuple[tuple[str, str, dict[str, Any]], ...] = (
+    ("ro-rng", "roulette", {"betting_seconds": 4}),
+    ("ro-lang", "roulette", {"betting_seconds": 30}),
+    ("sb-rng", "sicbo", {"betting_seconds": 4}),
+    ("bj-rng", "blackjack", {"betting_seconds": 4, "decision_seconds": 30}),
+    ("bj-live", "blackjack", {"live": True, "betting_seconds": 4, "decision_seconds": 60}),
+    ("ro-live", "roulette", {"live": True, "betting_seconds": 60}),
+    ("ro-recon", "roulette", {"live": True, "betting_seconds": 4}),
+)
+
+
+def seed(server: Server) -> None:
+    """The dealer and every table the tests use (the admin exists: ``croupier admin create-admin``)."""
+    server.add_account(DEALER, role="dealer")
+    for table, game, options in TABLES:
+        body = {"table_id": table, "game": game, "decision_seconds": 30, **options}
+        r = server.client.post("/api/tables", json=body, headers=server.login(ADMIN))
+        assert r.status_code == 201, r.text
+
+
+def watch(p: Page) -> Page:
+    """Print the page's console errors, uncaught exceptions and refused requests (shown when the test fails)."""
+    p.on("console", lambda m: print(f"[console.{m.type}] {m.text}") if m.type in ("error", "warning") else None)
+    p.on("pageerror", lambda e: print(f"[pageerror] {e}"))
+    p.on("response", lambda r: print(f"[{r.status}] {r.request.method} {r.url}") if r.status >= 400 else None)
+    p.on("requestfailed", lambda r: print(f"[failed: {r.failure}] {r.method} {r.url}"))
+    return p
+
+
+def sign_in(page: Page, server: Server, name: str, password: str = PASSWORD) -> None:
+    """Open the page and sign in as ``name``; the lobby (or the dealer's list of tables) shows."""
+    page.goto(server.base + "/")
+    page.get_by_test_id("login-username").fill(name)
+    page.get_by_test_id("login-password").fill(password)
+    page.get_by_test_id("login-submit").click()
+    expect(page.get_by_test_id("table-card").first).to_be_visible(timeout=SHOWN)
+
+
+def join(page: Page, table: str) -> None:
+    """From the lobby, join ``table``: its phase shows and its WebSocket is open."""
+    page.get_by_test_id(f"join-{table}").click()
+    expect(page.get_by_test_id("phase")).to_be_visible(timeout=SHOWN)
+    expect(page.get_by_test_id("conn-status")).to_have_attribute("data-state", "open", timeout=SHOWN)
+
+
+def balance(page: Page) -> Locator:
+    """The header's balance."""
+    return page.get_by_test_id("balance")
+
+
+def expect_balance(page: Page, amount: int) -> None:
+    """The header shows ``amount`` (an integer, possibly with thousands separators)."""
+    digits = r"\D*".join(str(amount))
+    expect(balance(page)).to_have_text(re.compile(rf"^\D*{digits}\D*$"), timeout=SHOWN)
+
+
+def spot(page: Page, bet: str, **data: str) -> Locator:
+    """The layout's spot for ``bet`` (and its ``data-numbers`` / ``data-values`` when given)."""
+    selector = f'[data-testid="spot"][data-bet="{bet}"]'
+    for name, value in data.items():
+        selector += f'[data-{name}="{value}"]'
+    return page.locator(selector).first
+
+
+def wait_status(server: Server, table: str, status: str, *, timeout: float = 30.0) -> dict[str, Any]:
+    """Poll the table (as the admin) until its round's status is ``status``; the table's description."""
+    deadline = time.monotonic() + timeout
+    while True:
+        r = server.client.get(f"/api/tables/{table}", headers=server.login(ADMIN))
+        assert r.status_code == 200, r.text
+        body: dict[str, Any] = r.json()
+        if body["status"] == status:
+            return body
+        assert time.monotonic() < deadline, f"{table} never reached {status!r}: {body}"
+        time.sleep(0.1)
+
+
+def fresh_window(server: Server, table: str, *, at_least: float = 2.0, timeout: float = 30.0) -> None:
+    """Wait until ``table``'s betting window has ``at_least`` seconds left (a window with no bet starts again at
+    its end), so that every bet a test confirms through the page lands before the bell."""
+    deadline = time.monotonic() + timeout
+    while True:
+        body = server.client.get(f"/api/tables/{table}", headers=server.login(ADMIN)).json()
+        closes = body["deadline"]
+        if body["status"] == "betting" and closes is not None:
+            left = (datetime.fromisoformat(closes) - datetime.now(UTC)).total_seconds()
+            if left >= at_least:
+                return
+        assert time.monotonic() < deadline, f"{table} never had a fresh betting window: {body}"
+        time.sleep(0.05)
+
+
+def held(server: Server, name: str) -> int:
+    """What ``name`` has on the layout, asked as ``name``."""
+    r = server.client.get("/api/wallet", headers=server.login(name))
+    assert r.status_code == 200, r.text
+    amount: int = r.json()["held"]
+    return amount
+
+
+def report(server: Server, table: str, result: Any) -> dict[str, Any]:
+    """The dealer reports a pocket, dice or a card."""
+    r = server.client.post(f"/api/tables/{table}/results", json={"result": result}, headers=server.login(DEALER))
+    assert r.status_code == 200, r.text
+    body: dict[str, Any] = r.json()
+    return body
+
+
+def settled_round(server: Server, table: str, player: str) -> dict[str, Any]:
+    """The last settled round of ``table`` in which ``player`` bet (the admin's recall)."""
+    r = server.client.get(f"/api/tables/{table}/rounds", params={"last": 10}, headers=server.login(ADMIN))
+    assert r.status_code == 200, r.text
+    rounds = [x for x in r.json() if x["status"] == "settled" and any(h["player"] == player for h in x["bets"])]
+    assert rounds, r.json()
+    return rounds[-1]
+
+
+def check_ledger(server: Server, *players: str) -> None:
+    """Money is conserved: the reconciliation passes and none of ``players`` has money left on a layout."""
+    rec = server.client.get("/api/reconciliation", headers=server.login(ADMIN))
+    assert rec.status_code == 200, rec.text
+    assert rec.json()["ok"], rec.json()
+    for name in players:
+        assert held(server, name) == 0, name

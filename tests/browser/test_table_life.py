@@ -1,0 +1,175 @@
+"""What a table page lives through: a language switch mid-round, a dropped WebSocket that comes back by itself, and
+the dealer's console voiding a live round and reporting a result."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, WebSocketRoute, expect
+
+from browser.support import (
+    DEALER,
+    DESKTOP,
+    SHOWN,
+    check_ledger,
+    expect_balance,
+    fresh_window,
+    join,
+    sign_in,
+    spot,
+    wait_status,
+    watch,
+)
+from server.support import ADMIN, Server
+
+pytestmark = pytest.mark.browser
+
+RECORD_STATES = """() => {
+  const node = document.querySelector('[data-testid="conn-status"]');
+  window.__states = [node.dataset.state];
+  new MutationObserver(() => window.__states.push(node.dataset.state)).observe(node, {attributes: true});
+}"""
+
+
+def texts(page: Page) -> tuple[str, str, str]:
+    """The leave button's, the phase's and the confirm button's texts."""
+    return (
+        page.get_by_test_id("leave").inner_text(),
+        page.get_by_test_id("phase").inner_text(),
+        page.get_by_test_id("confirm-bets").inner_text(),
+    )
+
+
+def test_language_switch_keeps_the_table(live: Server, page: Page) -> None:
+    live.add_account("lou", credit=1_000)
+    sign_in(page, live, "lou")
+    join(page, "ro-lang")
+    page.get_by_test_id("chip-10").click()
+    spot(page, "black").click()
+    page.get_by_test_id("confirm-bets").click()
+    expect_balance(page, 990)
+    spot(page, "straight", numbers="5").click()  # a pending chip, not sent
+    expect(page.get_by_test_id("confirm-bets")).to_have_attribute("data-total", "10")
+    page.evaluate("() => { window.__same_page = true; }")
+    url = page.url
+    english = texts(page)
+
+    seen = [english]
+    for lang in ("zh-Hant", "pt"):
+        page.get_by_test_id("lang-select").select_option(lang)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        expect(page.get_by_test_id("leave")).not_to_have_text(seen[-1][0])
+        now = texts(page)
+        assert all(a != b for a, b in zip(now, seen[-1], strict=True)), (now, seen[-1])
+        seen.append(now)
+        # The table is as it was: same page, same round, the bet on the layout and the pending chip.
+        assert page.evaluate("() => window.__same_page === true")
+        assert page.url == url
+        expect(spot(page, "black").locator(".chip-mark")).to_have_text("10")
+        expect(spot(page, "straight", numbers="5").locator(".chip-mark")).to_have_text("10")
+        expect(page.get_by_test_id("confirm-bets")).to_have_attribute("data-total", "10")
+        expect(page.get_by_test_id("phase")).to_have_attribute("data-phase", "betting")
+        expect_balance(page, 990)
+        expect(page.get_by_test_id("conn-status")).to_have_attribute("data-state", "open")
+    assert len({s[0] for s in seen}) == 3, seen
+
+
+def test_reconnect_mid_round(live: Server, page: Page) -> None:
+    """The table's WebSocket drops while a bet stands; the round is spun meanwhile; the page reconnects by itself
+    and shows what happened."""
+    sockets: list[tuple[WebSocketRoute, WebSocketRoute]] = []
+    down = False
+
+    def route(ws: WebSocketRoute) -> None:
+        if down:  # the server is unreachable: every new connection is closed at once
+            ws.close(code=1013, reason="try again later")
+            return
+        sockets.append((ws, ws.connect_to_server()))
+
+    page.route_web_socket(re.compile(r"/ws/tables/"), route)
+    live.add_account("rex", credit=1_000)
+    sign_in(page, live, "rex")
+    join(page, "ro-recon")
+    page.get_by_test_id("chip-10").click()
+    spot(page, "straight", numbers="17").click()
+    spot(page, "odd").click()
+    fresh_window(live, "ro-recon")
+    page.get_by_test_id("confirm-bets").click()
+    expect_balance(page, 980)
+    expect(spot(page, "odd").locator(".chip-mark")).to_have_text("10")
+    page.evaluate(RECORD_STATES)
+
+    down = True
+    for client, server in sockets:  # the server goes away mid-round
+        server.close(code=1001, reason="going away")
+        client.close(code=1001, reason="going away")
+    expect(page.get_by_test_id("conn-status")).not_to_have_attribute("data-state", "open", timeout=SHOWN)
+    wait_status(live, "ro-recon", "playing")  # meanwhile the bell rings and the dealer spins 17
+    r = live.client.post("/api/tables/ro-recon/results", json={"result": 17}, headers=live.login(DEALER))
+    assert r.status_code == 200, r.text
+    assert live.wallet("rex") == 1_000 + 350 + 10  # 17 straight up pays 35 to 1, odd 1 to 1
+
+    down = False
+    expect(page.get_by_test_id("conn-status")).to_have_attribute("data-state", "open", timeout=SHOWN)
+    states: list[str] = page.evaluate("() => window.__states")
+    assert "closed" in states and states[-1] == "open", states
+    expect(page.get_by_test_id("winning-number")).to_have_attribute("data-number", "17", timeout=SHOWN)
+    expect_balance(page, live.wallet("rex"))
+    expect(page.get_by_test_id("last-results").locator('[data-number="17"]').first).to_be_visible()
+    check_ledger(live, "rex")
+
+
+@pytest.fixture
+def dealer_context(browser: Browser) -> Iterator[BrowserContext]:
+    """A second browser profile, for the dealer."""
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    ctx.set_default_timeout(SHOWN)
+    yield ctx
+    ctx.close()
+
+
+def test_dealer_console_voids_and_reports(live: Server, page: Page, dealer_context: BrowserContext) -> None:
+    live.add_account("vic", credit=1_000)
+    sign_in(page, live, "vic")
+    join(page, "ro-live")
+    page.get_by_test_id("chip-10").click()
+    spot(page, "red").click()
+    spot(page, "dozen", index="2").click()
+    fresh_window(live, "ro-live")
+    page.get_by_test_id("confirm-bets").click()
+    expect_balance(page, 980)
+
+    dealer = watch(dealer_context.new_page())
+    sign_in(dealer, live, DEALER)
+    join(dealer, "ro-live")
+    console = dealer.get_by_test_id("dealer-console")
+    expect(console).to_be_visible()
+    expect(page.get_by_test_id("dealer-console")).to_have_count(0)  # a player has none
+    reason = "the ball left the wheel"
+    dealer.get_by_test_id("dealer-void-reason").fill(reason)
+    dealer.get_by_test_id("dealer-void").click()
+    expect(page.get_by_test_id("toast").filter(has_text=reason)).to_be_visible()
+    expect(dealer.get_by_test_id("toast").filter(has_text=reason).first).to_be_visible()
+    expect_balance(page, 1_000)
+    expect(spot(page, "red").locator(".chip-mark")).to_be_hidden()
+    assert live.wallet("vic") == 1_000
+    audit = live.client.get("/api/audit", headers=live.login(ADMIN)).json()
+    assert any(a["action"] == "void" and a["detail"].get("reason") == reason for a in audit), audit[-3:]
+    check_ledger(live, "vic")
+
+    # The next round: the dealer rings the bell and reports 14 (red, second dozen).
+    spot(page, "red").click()
+    page.get_by_test_id("confirm-bets").click()
+    expect_balance(page, 990)
+    dealer.get_by_test_id("dealer-close-betting").click()
+    expect(page.get_by_test_id("phase")).to_have_attribute("data-phase", "playing")
+    dealer.get_by_test_id("dealer-result-input").fill("14")
+    dealer.get_by_test_id("dealer-report").click()
+    expect(page.get_by_test_id("winning-number")).to_have_attribute("data-number", "14")
+    expect(page.locator('[data-testid="settlement"] [data-net]')).to_have_count(1)
+    expect(page.locator('[data-testid="settlement"] [data-net="10"]')).to_have_count(1)
+    expect_balance(page, 1_010)
+    assert live.wallet("vic") == 1_010
+    check_ledger(live, "vic")
