@@ -6,13 +6,15 @@ STAMP := $(VENV)/.installed
 SHARED ?= ../shared
 # The browser tests and screenshots drive Debian's Chromium through Playwright (no browser download of its own).
 CHROMIUM := /usr/bin/chromium
+# Chinese glyphs for the zh-Hant page (the screenshots otherwise show empty boxes).
+CJK_FONT := /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
 
 .PHONY: demo test lint typecheck scenarios bench clean install screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
-$(STAMP): $(BIN)/python pyproject.toml constraints.txt | $(CHROMIUM)
+$(STAMP): $(BIN)/python pyproject.toml constraints.txt | $(CHROMIUM) $(CJK_FONT)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
 	touch $(STAMP)
@@ -22,6 +24,12 @@ $(CHROMIUM):
 	@if [ "$$(id -u)" = 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; \
 	else echo "$(CHROMIUM) is missing: install Debian's chromium package as root" >&2; exit 1; fi; \
 	$$sudo apt-get update && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium
+
+# Debian's Noto CJK fonts, installed only when they are missing (as root, or through sudo).
+$(CJK_FONT):
+	@if [ "$$(id -u)" = 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; \
+	else echo "$(CJK_FONT) is missing: install Debian's fonts-noto-cjk package as root" >&2; exit 1; fi; \
+	$$sudo apt-get update && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends fonts-noto-cjk
 
 install: $(STAMP)
 
@@ -52,7 +60,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/bench_simulate.py
 
 # PNGs of the browser table (lobby, each game, the dealer console; desktop and phone) into docs/screenshots/.
-screenshots: $(STAMP)
+screenshots: $(STAMP) | $(CJK_FONT)
 	$(BIN)/python tools/screenshots.py
 
 clean:

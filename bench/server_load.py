@@ -17,7 +17,12 @@ reads one message per event instead). ``--command-rate R`` starts the server wit
 production figure, and the last line then says ``command_rate=R``.
 
 Run: ``.venv/bin/python bench/server_load.py [--seconds S] [--players N] [--tables T] [--unbatched] [--rest]
-[--command-rate R]``.
+[--command-rate R] [--rate B]``.
+
+Each player bets as fast as its answers come (a closed loop: the server is saturated, and the latency is then mostly
+the queue of the other players' bets), or, with ``--rate B``, on a schedule of B bets a second (the n-th bet is sent
+at n/B seconds, or as soon as the previous one is answered if that is later): the latency of a bet at a given
+offered load, and the last line then says ``rate=B``.
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import asyncio
 import contextlib
 import json
 import os
+import random
 import socket
 import statistics
 import subprocess
@@ -84,6 +90,8 @@ async def player(
     latencies: list[float],
     batch: bool,
     rest: bool,
+    server_pid: int,
+    pace: float,
 ) -> tuple[int, int, int]:
     """Log in and open the table's WebSocket, wait for every player to be ready (logins, a deliberately slow
     Argon2 verification each, are not part of the measured window), then bet for ``seconds``; (bets accepted, bets
@@ -120,10 +128,17 @@ async def player(
 
         reader = asyncio.create_task(read())
         await ready.wait()
+        if "start" not in clock:
+            clock["cpu"] = cpu_seconds(server_pid)
+            clock["own_cpu"] = time.process_time()
+            print(f"measuring for {seconds:g} s (server pid {server_pid})", file=sys.stderr, flush=True)
         stop = clock.setdefault("start", time.monotonic()) + seconds
         n = 0
+        begin = time.monotonic() + (random.random() / pace if pace else 0.0)  # players do not bet in step
         while time.monotonic() < stop:
             n += 1
+            if pace:  # an open schedule: the n-th bet is due n / pace seconds in (never two at once to catch up)
+                await asyncio.sleep(max(0.0, begin + (n - 1) / pace - time.monotonic()))
             body = {"type": "red" if accepted % 2 else "black", "amount": STAKE}
             t0 = time.perf_counter()
             status, retry_after = await (bet_over_rest(body) if rest else bet_over_socket(n, body))
@@ -140,7 +155,26 @@ async def player(
     return accepted, refused, events
 
 
-async def run(seconds: float, players: int, tables: int, base: str, *, batch: bool, rest: bool) -> dict[str, Any]:
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system) the process ``pid`` has used (Linux ``/proc``; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def run(
+    seconds: float,
+    players: int,
+    tables: int,
+    base: str,
+    *,
+    batch: bool,
+    rest: bool,
+    server_pid: int,
+    pace: float,
+) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=players + 10, max_keepalive_connections=players + 10)
     async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as client:
         await wait_ready(client)
@@ -174,11 +208,15 @@ async def run(seconds: float, players: int, tables: int, base: str, *, batch: bo
                     latencies=latencies,
                     batch=batch,
                     rest=rest,
+                    server_pid=server_pid,
+                    pace=pace,
                 )
                 for i, n in enumerate(names)
             )
         )
         elapsed = time.monotonic() - clock["start"]
+        server_cpu = cpu_seconds(server_pid) - clock["cpu"]
+        client_cpu = time.process_time() - clock["own_cpu"]
         await asyncio.sleep(6)  # the last windows close, spin and settle
         reconciliation = (await client.get("/api/reconciliation", headers=admin)).json()
         wallets = 0
@@ -199,6 +237,9 @@ async def run(seconds: float, players: int, tables: int, base: str, *, batch: bo
             "p50_ms": statistics.median(ordered) * 1000,
             "p99_ms": ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000,
             "units_lost": units_lost,
+            "server_cpu_ms_per_bet": round(server_cpu * 1000 / max(accepted, 1), 3),
+            "server_cpu_share": round(server_cpu / elapsed, 3),
+            "client_cpu_share": round(client_cpu / elapsed, 3),
             "reconciliation_ok": reconciliation.get("ok"),
         }
 
@@ -206,11 +247,14 @@ async def run(seconds: float, players: int, tables: int, base: str, *, batch: bo
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0)
-    parser.add_argument("--players", type=int, default=100)
-    parser.add_argument("--tables", type=int, default=4)
+    parser.add_argument("--players", type=int, default=150)
+    parser.add_argument("--tables", type=int, default=12)
     parser.add_argument("--unbatched", action="store_true", help="one WebSocket message per event")
     parser.add_argument("--rest", action="store_true", help="bets over REST instead of the table's WebSocket")
     parser.add_argument("--command-rate", type=float, default=None, help="serve --command-rate (not production)")
+    parser.add_argument(
+        "--rate", type=float, default=0.0, help="each player's bets per second (default 0: as fast as answered)"
+    )
     args = parser.parse_args()
     rate = ["--command-rate", str(args.command_rate)] if args.command_rate is not None else []
     with tempfile.TemporaryDirectory() as folder:
@@ -234,7 +278,16 @@ def main() -> None:
         try:
             base = f"http://127.0.0.1:{port}"
             out = asyncio.run(
-                run(args.seconds, args.players, args.tables, base, batch=not args.unbatched, rest=args.rest)
+                run(
+                    args.seconds,
+                    args.players,
+                    args.tables,
+                    base,
+                    batch=not args.unbatched,
+                    rest=args.rest,
+                    server_pid=server.pid,
+                    pace=args.rate,
+                )
             )
         finally:
             server.terminate()
@@ -246,7 +299,9 @@ def main() -> None:
     print(json.dumps({k: v for k, v in out.items() if k not in ("bets_per_s", "p50_ms", "p99_ms", "units_lost")}))
     print(
         f"bets_per_s={out['bets_per_s']:.0f} p50_ms={out['p50_ms']:.1f} p99_ms={out['p99_ms']:.1f} "
-        f"units_lost={out['units_lost']}" + (f" command_rate={args.command_rate:g}" if rate else "")
+        f"units_lost={out['units_lost']}"
+        + (f" command_rate={args.command_rate:g}" if rate else "")
+        + (f" rate={args.rate:g}" if args.rate else "")
     )
 
 

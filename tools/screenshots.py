@@ -4,7 +4,8 @@ Starts its own ``croupier serve --demo`` on a free loopback port and a throwaway
 tables some history (the demo dealer reports a few results over REST), then signs in through the page with Debian's
 Chromium (Playwright, headless) and writes PNGs into ``docs/screenshots/``: the lobby, roulette and sic bo with chips
 on the layout, blackjack with the cards dealt and a decision waiting, and the dealer's console, each at desktop
-(1366x900) and phone (390x844) size.
+(1366x900) and phone (390x844) size, and the roulette table once more in Traditional Chinese
+(``roulette-desktop-zh.png``).
 """
 
 from __future__ import annotations
@@ -209,6 +210,12 @@ def run(browser: Browser, base: str, out: Path) -> None:
         pick_chip(page, 5, 10)
         spot(page, "straight", numbers="0").click()
     shoot(players, "roulette", out, focus='[data-testid="spot"][data-bet="straight"][data-numbers="0"]')
+    # The same table in Traditional Chinese (the Noto CJK fonts draw it), then back to English.
+    desk.get_by_test_id("lang-select").select_option("zh-Hant")
+    expect(desk.locator("html")).to_have_attribute("lang", "zh-Hant")
+    shoot({"desktop-zh": desk}, "roulette", out)
+    desk.get_by_test_id("lang-select").select_option("en")
+    expect(desk.locator("html")).to_have_attribute("lang", "en")
 
     # Sic bo.
     for page in players.values():

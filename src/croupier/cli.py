@@ -396,7 +396,13 @@ def serve(
         services = open_services(database_url(database))
     except Exception as exc:
         raise _fail(ValueError(f"cannot open the database: {exc}")) from None
-    app_ = create_app(services, close_services=True, recover=not demo, command_limit=command_limit_of(command_rate))
+    app_ = create_app(
+        services,
+        close_services=True,
+        recover=not demo,
+        command_limit=command_limit_of(command_rate),
+        tune_gc=True,
+    )
     if demo:
         from croupier.server.demo import banner, seed
 

@@ -28,6 +28,7 @@ TABLES: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("bj-live", "blackjack", {"live": True, "betting_seconds": 4, "decision_seconds": 60}),
     ("ro-live", "roulette", {"live": True, "betting_seconds": 60}),
     ("ro-recon", "roulette", {"live": True, "betting_seconds": 4}),
+    ("ro-idle", "roulette", {"betting_seconds": 3}),  # nobody bets: the window starts again silently
 )
 
 

@@ -34,3 +34,6 @@ def test_sign_in_and_the_lobby(live: Server, page: Page) -> None:
         expect(card).to_have_attribute("data-game", game)
         expect(page.get_by_test_id(f"join-{table}")).to_be_visible()
     expect_balance(page, 5_000)
+    # No WebSocket outside a table: the header says "signed in", not "offline".
+    expect(page.get_by_test_id("conn-status")).to_have_attribute("data-state", "lobby")
+    expect(page.get_by_test_id("conn-status")).to_have_text("Signed in")

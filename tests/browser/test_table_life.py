@@ -118,6 +118,12 @@ def test_reconnect_mid_round(live: Server, page: Page) -> None:
     expect(page.get_by_test_id("winning-number")).to_have_attribute("data-number", "17", timeout=SHOWN)
     expect_balance(page, live.wallet("rex"))
     expect(page.get_by_test_id("last-results").locator('[data-number="17"]').first).to_be_visible()
+    # The settlement missed while away comes from the player's own rounds: losers first, then the winners.
+    settlement = page.get_by_test_id("settlement")
+    expect(settlement.locator("[data-net]")).to_have_count(2, timeout=SHOWN)
+    expect(settlement.locator('[data-net="10"][data-bet="odd"]')).to_have_count(1)
+    expect(settlement.locator('[data-net="350"][data-bet="straight"]')).to_have_count(1)
+    expect(settlement.locator("[data-total]")).to_have_attribute("data-total", "360")
     check_ledger(live, "rex")
 
 
@@ -146,6 +152,9 @@ def test_dealer_console_voids_and_reports(live: Server, page: Page, dealer_conte
     join(dealer, "ro-live")
     console = dealer.get_by_test_id("dealer-console")
     expect(console).to_be_visible()
+    # At 1366x900 the console is beside the layout, its controls in view without scrolling.
+    for hook in ("dealer-close-betting", "dealer-result-input", "dealer-report", "dealer-void"):
+        expect(dealer.get_by_test_id(hook)).to_be_in_viewport(ratio=1)
     expect(page.get_by_test_id("dealer-console")).to_have_count(0)  # a player has none
     reason = "the ball left the wheel"
     dealer.get_by_test_id("dealer-void-reason").fill(reason)
@@ -173,3 +182,79 @@ def test_dealer_console_voids_and_reports(live: Server, page: Page, dealer_conte
     expect_balance(page, 1_010)
     assert live.wallet("vic") == 1_010
     check_ledger(live, "vic")
+
+
+def test_countdown_follows_a_silent_restart(live: Server, page: Page) -> None:
+    """A window with no bet starts again at its end without an event: at 0 the page re-reads the table and counts
+    down the new window."""
+    live.add_account("ida", credit=1_000)
+    sign_in(page, live, "ida")
+    join(page, "ro-idle")
+    countdown = page.get_by_test_id("countdown")
+    expect(countdown).to_have_attribute("data-seconds", "0", timeout=SHOWN)
+    expect(countdown).to_have_attribute("data-seconds", re.compile(r"^[1-9]"), timeout=SHOWN)
+    expect(page.get_by_test_id("phase")).to_have_attribute("data-phase", "betting")
+
+
+CONTRAST = """(node) => {
+  const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = (c) => {
+    const [r, g, b] = rgb(c).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const style = getComputedStyle(node);
+  const [a, b] = [lum(style.color), lum(style.backgroundColor)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}"""
+
+
+def test_rules_read_as_sentences_and_the_winning_number_stands_out(live: Server, page: Page) -> None:
+    """Every rule of every game is a translated sentence (no raw option name, placeholder or object) in each
+    language; a nested paytable is a small table; the winning number has AA contrast on the layout."""
+    live.add_account("ren", credit=1_000)
+    sign_in(page, live, "ren")
+    raw = re.compile(r"\{\w+\}|\[object|\b[a-z]+_[a-z_]+\b|: —")
+    for table in ("bj-rng", "sb-rng", "ro-idle"):
+        join(page, table)
+        panel = page.get_by_test_id("rules-panel")
+        expect(panel).to_have_attribute("open", "")
+        lines = panel.locator(".rules-text > li")
+        expect(lines.first).to_be_visible(timeout=SHOWN)
+        for lang in ("en", "pt", "zh-Hant"):
+            page.get_by_test_id("lang-select").select_option(lang)
+            expect(page.locator("html")).to_have_attribute("lang", lang)
+            for text in lines.all_inner_texts():
+                assert not raw.search(text), (table, lang, text)
+        if table == "bj-rng":
+            expect(panel.locator('[data-key="blackjack.rule.paytables"] .sub-paytable')).to_be_visible()
+        if table == "sb-rng":
+            expect(panel.locator('.paytable tr[data-bet="total"] .sub-paytable tr')).to_have_count(14)
+        page.get_by_test_id("lang-select").select_option("en")
+        page.get_by_test_id("leave").click()
+        expect(page.get_by_test_id("table-card").first).to_be_visible()
+    join(page, "ro-rng")
+    page.get_by_test_id("chip-10").click()
+    spot(page, "red").click()
+    fresh_window(live, "ro-rng")
+    page.get_by_test_id("confirm-bets").click()
+    expect(page.locator('[data-testid="settlement"] [data-net]')).to_have_count(1, timeout=30_000)
+    cell = page.locator(".ro-board .num.win")
+    expect(cell).to_have_count(1)
+    assert cell.evaluate(CONTRAST) >= 4.5
+
+
+def test_the_panels_start_folded_on_a_phone(live: Server, browser: Browser) -> None:
+    live.add_account("pia", credit=1_000)
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, locale="en-GB")
+    ctx.set_default_timeout(SHOWN)
+    try:
+        phone = watch(ctx.new_page())
+        sign_in(phone, live, "pia")
+        join(phone, "ro-idle")
+        for panel in ("rules-panel", "recall-panel"):
+            expect(phone.get_by_test_id(panel)).to_be_attached()
+            expect(phone.get_by_test_id(panel)).not_to_have_attribute("open", "")
+        phone.get_by_test_id("rules-panel").locator("summary").click()
+        expect(phone.get_by_test_id("rules-panel").locator(".rules-text > li").first).to_be_visible()
+    finally:
+        ctx.close()

@@ -95,7 +95,7 @@ def test_every_key_built_from_server_data_exists() -> None:
     wanted = {f"roulette.bet.{k}" for k in ROULETTE_BETS} | {f"sicbo.bet.{k}" for k in SICBO_BETS}
     wanted |= {f"phase.{p}" for p in ("waiting", "betting", "playing", "settling", "settled", "voiding", "voided")}
     wanted |= {f"recall.status.{p}" for p in ("betting", "playing", "settling", "settled", "voiding", "voided")}
-    wanted |= {f"conn.{s}" for s in ("open", "closed", "connecting")}
+    wanted |= {f"conn.{s}" for s in ("open", "closed", "connecting", "lobby")}
     wanted |= {f"role.{r}" for r in ("player", "dealer", "admin")}
     wanted |= {f"game.{g}" for g in ("roulette", "sicbo", "blackjack")}
     wanted |= {f"roulette.colour.{c}" for c in ("red", "black", "green")}
@@ -121,3 +121,64 @@ def test_the_web_folder_ships_with_the_package() -> None:
         assert pattern in pyproject
     for name in ("index.html", "css/croupier.css", *(f"js/{s}.js" for s in SCRIPTS)):
         assert (WEB / name).is_file(), name
+
+
+def test_every_blackjack_rule_sentence_exists() -> None:
+    """Each blackjack option reaches the rules panel as a sentence of the blackjack catalogue (``blackjack.rule.…``,
+    one per choice, flag value or missing value), whatever the table's choices."""
+    from dataclasses import replace
+
+    from croupier.blackjack import rules as bj
+
+    variants = [bj.STATUTE]
+    variants.append(
+        replace(
+            bj.STATUTE,
+            dealing_device=bj.DealingDevice.SHUFFLER,
+            burn_after_shuffle=bj.BurnAfterShuffle.PER_DECK,
+            dealer_soft_17=bj.DealerSoft17.STAND,
+            any_pair_after_split=bj.AnyPairAfterSplit.NONE,
+            sevens_third_card=bj.SevensThirdCard.ANY,
+            sevens_mixed_triple=bj.SevensMixedTriple.PAYS_500,
+            split_pair_by=bj.SplitPairBy.VALUE,
+            double_on=bj.DoubleOn.ELEVEN,
+            busted_stakes_on_dealer_blackjack=bj.BustedStakes.LOST,
+            procedure=3,
+            box_control=2,
+            max_boxes_per_player=2,
+            max_bettors_per_box=3,
+            side_bets_offered=frozenset(bj.SideBet),
+            surrender=False,
+            special_bonus=False,
+        )
+    )
+    variants.append(replace(bj.STATUTE, procedure=2, box_control=3, side_bets_offered=frozenset()))
+    seen: set[str] = set()
+    for rules in variants:
+        for line in rules_info("blackjack", rules)["text"]:
+            seen.add(line["key"])
+            for lang in LANGS:
+                text = catalogue("blackjack", lang).get(line["key"])
+                assert text, (lang, line["key"])
+                assert set(PLACEHOLDER.findall(text)) <= set(line["params"]), (lang, line)
+    assert "blackjack.rule.paytables" in seen
+    choices = {
+        "dealing_device": bj.DealingDevice,
+        "burn_after_shuffle": bj.BurnAfterShuffle,
+        "dealer_soft_17": bj.DealerSoft17,
+        "any_pair_after_split": bj.AnyPairAfterSplit,
+        "sevens_third_card": bj.SevensThirdCard,
+        "sevens_mixed_triple": bj.SevensMixedTriple,
+        "split_pair_by": bj.SplitPairBy,
+        "double_on": bj.DoubleOn,
+        "busted_stakes_on_dealer_blackjack": bj.BustedStakes,
+    }
+    for lang in LANGS:
+        known = catalogue("blackjack", lang)
+        missing = [
+            f"{name}.{v.value}"
+            for name, enum in choices.items()
+            for v in enum
+            if f"blackjack.rule.{name}.{v.value}" not in known
+        ]
+        assert not missing, (lang, missing)

@@ -7,19 +7,22 @@ before that commit. The clock's tick runs in a group of its own (the bells, resu
 of every table: one commit). Any other command (a decision, a dealer's report, an admin's reading) runs alone,
 committing as it goes, between groups.
 
-Callers on worker threads use :meth:`CasinoWorker.call` (blocking); coroutines ``await`` :meth:`CasinoWorker.run`.
+Callers on worker threads use :meth:`CasinoWorker.call` (blocking); coroutines ``await`` :meth:`CasinoWorker.run`,
+or hand a callback to :meth:`CasinoWorker.submit` (the WebSocket's commands: no task and no future per command).
+The answers of a group reach each event loop in one wake-up (one ``call_soon_threadsafe`` per group, not per call).
 A call made from the casino's own thread runs at once (no queue, no deadlock).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import queue
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from croupier.service.casino import Casino
@@ -30,12 +33,25 @@ log = logging.getLogger(__name__)
 MAX_GROUP = 512
 
 
+Done = Callable[[bool, Any], None]  # (ok, the answer or the exception), called on the submitter's event loop
+
+
 @dataclass(slots=True)
 class _Job:
     call: Callable[[], Any]
     bet: bool  # a place_bet: grouped with the bets beside it
     grouped: bool = False  # in a group of its own
-    future: Future[Any] = field(default_factory=Future)
+    future: Future[Any] | None = None  # a blocking caller's
+    loop: asyncio.AbstractEventLoop | None = None  # or a callback on this loop
+    done: Done | None = None
+
+
+def _deliver(items: list[tuple[Done, bool, Any]]) -> None:
+    for done, ok, value in items:
+        try:
+            done(ok, value)
+        except Exception:  # one answer's failure must not lose the others
+            log.exception("delivering a casino answer failed")
 
 
 class CasinoWorker:
@@ -47,6 +63,7 @@ class CasinoWorker:
         self._queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._start_lock = threading.Lock()
+        self._stopped = False
         self.groups = 0  # how many groups of bets were committed (for tests and the benchmark)
         self.grouped = 0  # how many bets they held
 
@@ -58,27 +75,44 @@ class CasinoWorker:
                     thread.start()
                     self._thread = thread
 
-    def _submit(self, call: Callable[[], T], *, bet: bool, grouped: bool = False) -> Future[T]:
-        job = _Job(call, bet, grouped)
+    def _enqueue(self, job: _Job) -> None:
         if threading.current_thread() is self._thread:
             self._run_one(job)
+        elif self._stopped:
+            raise RuntimeError("The casino's thread has stopped: it takes no more calls.")
         else:
             self._ensure_started()
             self._queue.put(job)
-        return job.future
 
     def call(self, call: Callable[[], T]) -> T:
         """Run ``call`` on the casino's thread and return what it returns (or raise what it raised)."""
-        return self._submit(call, bet=False).result()
+        future: Future[T] = Future()
+        self._enqueue(_Job(call, False, future=future))
+        return future.result()
+
+    def submit(self, call: Callable[[], Any], done: Done, *, bet: bool = False, grouped: bool = False) -> None:
+        """Run ``call`` on the casino's thread, then ``done(ok, answer_or_exception)`` on the running event loop
+        (call this from that loop). ``bet=True`` for a ``place_bet`` call, which may then be placed in a group with
+        the bets queued beside it; ``grouped=True`` runs it in a group commit of its own (the clock's tick)."""
+        self._enqueue(_Job(call, bet, grouped, loop=asyncio.get_running_loop(), done=done))
 
     async def run(self, call: Callable[[], T], *, bet: bool = False, grouped: bool = False) -> T:
-        """Await ``call`` run on the casino's thread; ``bet=True`` for a ``place_bet`` call, which may then be
-        placed in a group with the bets queued beside it; ``grouped=True`` runs it in a group commit of its own
-        (the clock's tick)."""
-        return await asyncio.wrap_future(self._submit(call, bet=bet, grouped=grouped))
+        """Await ``call`` run on the casino's thread (``bet`` and ``grouped`` as for :meth:`submit`)."""
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+
+        def done(ok: bool, value: Any) -> None:
+            if not future.done():  # the awaiting task may have been cancelled meanwhile
+                if ok:
+                    future.set_result(value)
+                else:
+                    future.set_exception(value)
+
+        self.submit(call, done, bet=bet, grouped=grouped)
+        return await future
 
     def stop(self, timeout: float = 10.0) -> None:
-        """Finish the calls already queued, then end the thread."""
+        """Finish the calls already queued, then end the thread; later calls raise ``RuntimeError``."""
+        self._stopped = True
         thread = self._thread
         if thread is not None:
             self._queue.put(None)
@@ -110,23 +144,38 @@ class CasinoWorker:
                     self._run_group(jobs[start:end])
                     start = end
                 elif jobs[start].grouped:
-                    self._run_group(jobs[start : start + 1], alone=False)
+                    self._run_group(jobs[start : start + 1])
                     start += 1
                 else:
                     self._run_one(jobs[start])
                     start += 1
 
-    @staticmethod
-    def _run_one(job: _Job) -> None:
+    def _run_one(self, job: _Job) -> None:
         try:
-            job.future.set_result(job.call())
+            outcome: tuple[bool, Any] = (True, job.call())
         except BaseException as error:  # the caller receives it; the thread carries on
-            job.future.set_exception(error)
+            outcome = (False, error)
+        self._finish([job], [outcome])
 
-    def _run_group(self, jobs: list[_Job], *, alone: bool = True) -> None:
-        if len(jobs) == 1 and alone:
-            self._run_one(jobs[0])
-            return
+    @staticmethod
+    def _finish(jobs: list[_Job], outcomes: list[tuple[bool, Any]]) -> None:
+        """Hand each job its outcome: blocking callers at once, each event loop's callbacks in one wake-up."""
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[Done, bool, Any]]] = {}
+        for job, (ok, value) in zip(jobs, outcomes, strict=True):
+            if job.future is not None:
+                if ok:
+                    job.future.set_result(value)
+                else:
+                    job.future.set_exception(value)
+            elif job.loop is not None and job.done is not None:
+                by_loop.setdefault(job.loop, []).append((job.done, ok, value))
+        for loop, items in by_loop.items():
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody is waiting any more
+                loop.call_soon_threadsafe(_deliver, items)
+
+    def _run_group(self, jobs: list[_Job]) -> None:
+        # A lone bet too: the group's path (a savepoint on the open connection, the driver's commit) costs less than
+        # a transaction of its own.
         outcomes: list[tuple[bool, Any]] = []
         try:
             with self.casino.batch():
@@ -137,13 +186,8 @@ class CasinoWorker:
                         outcomes.append((False, error))
         except BaseException as error:
             log.exception("a group of %d call(s) could not be committed; none of them took effect", len(jobs))
-            for job in jobs:
-                job.future.set_exception(error)
+            self._finish(jobs, [(False, error)] * len(jobs))
             return
         self.groups += 1
         self.grouped += len(jobs)
-        for job, (ok, value) in zip(jobs, outcomes, strict=True):
-            if ok:
-                job.future.set_result(value)
-            else:
-                job.future.set_exception(value)
+        self._finish(jobs, outcomes)

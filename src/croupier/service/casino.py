@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -140,6 +140,7 @@ class Casino:
         self._lock = threading.RLock()
         self._now: datetime | None = None
         self._deferred: list[str] | None = None  # inside batch(): the boundaries reported once it commits
+        self._dirty: dict[str, RoundRecord] = {}  # inside batch(): the rounds to store whole before it commits
 
     # == plumbing =====================================================================================================
 
@@ -163,14 +164,17 @@ class Casino:
                 raise RuntimeError("Casino.batch() is already open.")
             labels: list[str] = []
             self._deferred = labels
+            self._dirty = {}
             try:
                 with self.ledger.store.group():
                     yield
+                    for record in self._dirty.values():  # a round saved several times is written once
+                        self.store.put_round(record)
             except BaseException:
-                self._deferred = None
+                self._deferred, self._dirty = None, {}
                 self._rebuild()
                 raise
-            self._deferred = None
+            self._deferred, self._dirty = None, {}
             for label in labels:
                 self._commit(label)
             self._flush()
@@ -184,7 +188,10 @@ class Casino:
     def _save(self, t: _Table, label: str) -> None:
         assert t.round is not None
         t.round.updated_at = self._time()
-        self.store.put_round(t.round)  # a store keeps no reference to it: it copies or serialises it
+        if self._deferred is not None:  # inside batch(): stored once, as it stands when the batch commits
+            self._dirty[t.round.round_id] = t.round
+        else:
+            self.store.put_round(t.round)  # a store keeps no reference to it: it copies or serialises it
         self._commit(label)
 
     def _audit(self, actor: str, action: str, table_id: str | None, **detail: Any) -> None:
@@ -731,6 +738,8 @@ class Casino:
 
         def record(tx: LedgerTransaction, entry: Entry) -> None:
             hold["entry"] = entry.id
+            if r.round_id in self._dirty:  # inside batch(): the round is stored before a change is added to it
+                self.store.put_round(r)  # (and again, whole, when the batch ends)
             self.store.append_round(
                 RoundChange(r.round_id, now, {"holds": [hold], "steps": steps}, {"next": number}), within=tx
             )
@@ -872,18 +881,26 @@ class Casino:
 
     # == time ========================================================================================================
 
-    def tick(self, now: datetime | None = None) -> list[dict[str, Any]]:
-        """Move every table on to ``now``: the bell at the end of a betting window, RNG results, each decision's
-        published default (``stand``, ``decline`` for offers) when its timer runs out, settlement, the next
-        window. Returns the events it produced."""
+    def tick(self, now: datetime | None = None, *, tables: Iterable[str] | None = None) -> list[dict[str, Any]]:
+        """Move every table (or those of ``tables`` still open) on to ``now``: the bell at the end of a betting
+        window, RNG results, each decision's published default (``stand``, ``decline`` for offers) when its timer
+        runs out, settlement, the next window. Returns the events it produced."""
         with self._lock:
             self._now = now if now is not None else self._clock()
+            chosen = self._tables.values() if tables is None else [self._tables[i] for i in tables if i in self._tables]
             try:
-                for t in list(self._tables.values()):
+                for t in list(chosen):
                     self._tick_table(t, self._now)
             finally:
                 self._now = None
             return self._flush()
+
+    def due(self, now: datetime | None = None) -> list[str]:
+        """The tables whose timer has run out at ``now`` (what :meth:`tick` would move on), in table order; the
+        server ticks each in its own group commit, so that bets wait at most one table's settlement."""
+        with self._lock:
+            moment = now if now is not None else self._clock()
+            return [i for i, t in self._tables.items() if t.deadline is not None and moment >= t.deadline]
 
     def _tick_table(self, t: _Table, now: datetime) -> None:
         for _ in range(100):  # each pass moves one step; a table never needs this many in one tick

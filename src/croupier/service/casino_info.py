@@ -155,11 +155,32 @@ def _blackjack(rules: bj_rules.BlackjackRules) -> dict[str, Any]:
         for s in rulesdoc.option_specs(type(rules))
         if s.name not in ("chip_unit", "min_bet", "max_bet", "paytables")  # those are the limits and the paytable
     ]
-    text = [
-        {"key": "blackjack.rule.option", "params": {"name": o["name"], "value": o["value"]}, "rule": o["rule"]}
-        for o in options
-    ]
+    text = [{**_option_text(str(o["name"]), o["value"]), "rule": o["rule"]} for o in options]
+    side = {names.get(b["kind"], b["kind"]) for b in bets if b["kind"] not in fixed}
+    offered_paytable = {kind: payout for kind, payout in paytable.items() if kind in side}
+    if offered_paytable:
+        text.append({"key": "blackjack.rule.paytables", "params": {"paytable": offered_paytable}, "rule": "BJ 14"})
     return {"bets": bets, "side_paytable": paytable, "boxes": rules.boxes, "options": options, "text": text}
+
+
+# Blackjack options whose whole value is a choice: one catalogue sentence per value.
+_CHOICE_OPTIONS = frozenset({"procedure", "box_control"})
+
+
+def _option_text(name: str, value: Any) -> dict[str, Any]:
+    """A blackjack option as a catalogue key and its parameters: ``blackjack.rule.<name>`` with ``{value}`` for a
+    number or a list, ``.<choice>`` for a named choice, ``.yes``/``.no`` for a flag and ``.none`` for no value (no
+    limit, or the statute's default)."""
+    base = f"blackjack.rule.{name}"
+    if value is None or value == []:
+        return {"key": f"{base}.none", "params": {}}
+    if isinstance(value, bool):
+        return {"key": f"{base}.{'yes' if value else 'no'}", "params": {}}
+    if isinstance(value, str) or name in _CHOICE_OPTIONS:
+        return {"key": f"{base}.{value}", "params": {}}
+    if name == "insurance_limit":
+        return {"key": base, "params": {"percent": round(float(value) * 100)}}
+    return {"key": base, "params": {"value": value}}
 
 
 def rules_info(game: str, rules: Any) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any, cast
 
+import orjson
 from sqlalchemy import Engine, Table, bindparam, delete, func, insert, select
 from sqlalchemy.orm import Session
 
@@ -30,7 +31,8 @@ ADD_CHANGE = FastStatements(
 
 
 def _dumps(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+    # orjson: a round's document and each bet's change are encoded on the hot path (json reads them back).
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
 
 
 def _rounds(session: Session, rows: list[CasinoRoundRow]) -> list[RoundRecord]:

@@ -12,6 +12,7 @@ handle it as before. Only plain statements belong here: no expanding ``IN``, no 
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
@@ -38,8 +39,13 @@ class FastStatement:
             if process is not None:
                 processors[name] = process
         self.processors = processors
+        # Without bind processors a positional row is one C call: the values picked out in the statement's order.
+        self._pick = operator.itemgetter(*names) if len(names) > 1 and not processors and self.positional else None
 
     def _parameters(self, values: Mapping[str, Any]) -> Sequence[Any] | dict[str, Any]:
+        if self._pick is not None:
+            picked: tuple[Any, ...] = self._pick(values)
+            return picked
         process = self.processors
         if self.positional:
             return [process[n](values[n]) if n in process else values[n] for n in self.names]

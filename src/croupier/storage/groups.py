@@ -43,7 +43,14 @@ class CommitGroups:
         try:
             yield
             if group.transaction is not None:
-                group.transaction.commit()
+                try:
+                    group.transaction.commit()
+                except BaseException:
+                    # A failed commit leaves SQLAlchemy's transaction inactive, so closing the connection would
+                    # neither roll back nor reset the driver's: it would go back to the pool still inside the
+                    # group's transaction. Discard it instead (closing it rolls back at the database).
+                    connection.invalidate()
+                    raise
         finally:
             self._group = None
             connection.close()  # rolls back whatever was not committed

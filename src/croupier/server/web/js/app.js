@@ -300,7 +300,7 @@ function limitsOf(table) {
 }
 
 function lobbyPage(view) {
-  setConn('closed');
+  setConn('lobby'); // no WebSocket outside a table: the header says the person is signed in, not "offline"
   let tables = [];
   let loaded = false;
   const list = el('div', { class: 'lobby-list' });
@@ -503,7 +503,10 @@ function tablePage(view, tableId) {
     if (state.session && state.session.role === 'dealer' && table.live) {
       try {
         const dealer = await import('./dealer.js');
-        if (!closed) mounted.push(dealer.mount(dealerRoot, ctx));
+        if (!closed) {
+          mounted.push(dealer.mount(dealerRoot, ctx));
+          page.classList.add('has-dealer'); // desktop: the console is a column beside the layout
+        }
       } catch (err) {
         console.error(err);
       }

@@ -14,6 +14,8 @@ const TEN_LABEL = '10'; // and the card shows it as 10
 const HIDDEN = '??'; // how the server shows a card the viewer may not see
 const REFRESH_MS = 40; // coalesce a burst of events into one read of the table
 const TICK_MS = 250; // timer refresh
+const STALE_MS = 1000; // the bell's time passed this long ago with no news: re-read the table
+const REREAD_MS = 3000; // and again at most this often while the countdown stays at 0
 const DOUBLE_FACTOR = 2; // the table's "double" control (not the blackjack double) doubles the chips laid out
 // render-constants:end
 
@@ -714,8 +716,15 @@ export function mount(root, ctx) {
       cd.dataset.seconds = s === null ? '' : s;
       cd.textContent = s === null ? '' : ctx.t('bj.closes_in', { seconds: s });
       cd.hidden = s === null;
+      // At 0 with nothing heard, the server may have extended the window: re-read its view (no rule here).
+      const now = Date.now();
+      if (s === 0 && now - Date.parse(S.desc.deadline) > STALE_MS && now - staleReadAt > REREAD_MS) {
+        staleReadAt = now;
+        refresh();
+      }
     }
   }
+  let staleReadAt = 0;
 
   const ticker = setInterval(tick, TICK_MS);
   const offLanguage = typeof ctx.onLanguage === 'function' ? ctx.onLanguage(() => render()) : null;

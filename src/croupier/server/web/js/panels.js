@@ -5,6 +5,7 @@
 import { el, fill, money, odds } from './dom.js';
 
 const RECALL = 10;
+const WIDE = '(min-width: 900px)'; // the stylesheet's desktop width: the panels start open there, folded on a phone
 
 export function mount(root, ctx) {
   const tableId = ctx.table.table;
@@ -19,34 +20,70 @@ export function mount(root, ctx) {
   };
   const kindName = (kind) => tr(`${game === 'blackjack' ? 'bj' : game}.bet.${kind}`, {}, tr(`bj.kind.${kind}`, {}, kind));
 
+  const wide = !globalThis.matchMedia || globalThis.matchMedia(WIDE).matches;
   const rulesBody = el('div', { class: 'panel-body' });
   const rulesSummary = el('summary');
-  const rulesPanel = el('details', { class: 'panel card', testid: 'rules-panel', open: true }, rulesSummary, rulesBody);
+  const rulesPanel = el('details', { class: 'panel card', testid: 'rules-panel', open: wide }, rulesSummary, rulesBody);
   const recallBody = el('div', { class: 'panel-body' });
   const recallSummary = el('summary');
-  const recallPanel = el('details', { class: 'panel card', testid: 'recall-panel', open: true }, recallSummary, recallBody);
+  const recallPanel = el('details', { class: 'panel card', testid: 'recall-panel', open: wide }, recallSummary, recallBody);
   recallPanel.addEventListener('toggle', () => {
     if (recallPanel.open) loadRounds();
   });
   fill(root, el('div', { class: 'panels' }, rulesPanel, recallPanel));
 
-  const shown = (v) => (v === null || v === undefined ? '—' : Array.isArray(v) ? v.join(', ') || '—' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+  // Catalogue prefix of the game's own texts (bet kinds, payout labels, rule sentences).
+  const prefix = game === 'blackjack' ? 'blackjack' : game;
+  const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
+  /** A name the catalogues know for a server word (a side bet, a payout line), else the word itself. */
+  const word = (w) => tr(`${prefix}.payout.${w}`, {}, kindName(w));
+  const shown = (v) => (v === null || v === undefined ? '—' : Array.isArray(v) ? v.map((x) => (typeof x === 'string' ? word(x) : String(x))).join(', ') || '—' : isObject(v) ? '' : String(v));
   const params = (p) => Object.fromEntries(Object.entries(p || {}).map(([k, v]) => [k, shown(v)]));
 
-  function payoutText(payout) {
+  /** The label of one line of a nested payout (`kind`'s `key`): "Total 9", "2 dice show it", "Perfect pair". */
+  function payoutLabel(kind, key) {
+    for (const k of [`${prefix}.payout.${kind}_level`, `${prefix}.payout.${kind}`]) {
+      if (kind && ctx.t(k).includes('{key}')) return ctx.t(k, { key });
+    }
+    return word(key);
+  }
+
+  /** A payout: odds to 1 as text, or, for a payout by case (sic bo totals and singles, a side bet's hands), a small table. */
+  function payoutCell(payout, kind) {
     if (payout === null || payout === undefined) return '';
-    if (typeof payout !== 'object') return odds(payout);
-    return Object.entries(payout)
-      .map(([k, v]) => `${k}: ${typeof v === 'object' ? payoutText(v) : odds(v)}`)
-      .join(' · ');
+    if (!isObject(payout)) return Array.isArray(payout) ? payout.map((p) => odds(p)).join(' / ') : odds(payout);
+    return el(
+      'table',
+      { class: 'sub-paytable', 'data-bet': kind },
+      el(
+        'tbody',
+        {},
+        Object.entries(payout).map(([key, v]) =>
+          el('tr', { 'data-key': key }, el('th', { scope: 'row', text: isObject(v) ? word(key) : payoutLabel(kind, key) }), el('td', { class: 'num' }, isObject(v) ? payoutCell(v, key) : odds(v))),
+        ),
+      ),
+    );
+  }
+
+  /** One rule as a translated sentence; a nested parameter (a paytable) follows it as a small table. */
+  function ruleLine(r) {
+    const p = r.params || {};
+    const fallback = ctx.t('rules.option', { name: p.name !== undefined ? word(String(p.name)) : r.key, value: shown(p.value) });
+    const nested = Object.entries(p).filter(([, v]) => isObject(v));
+    return el(
+      'li',
+      { 'data-rule': r.rule, 'data-key': r.key },
+      tr(r.key, params(p), fallback),
+      ' ',
+      el('span', { class: 'rule-id', text: `(${r.rule})` }),
+      nested.map(([, v]) => payoutCell(v, '')),
+    );
   }
 
   function renderRules() {
     rulesSummary.textContent = ctx.t('rules.title');
     if (!rules) return fill(rulesBody, el('p', { class: 'muted', text: ctx.t('rules.loading') }));
-    const text = (rules.text || []).map((r) =>
-      el('li', { 'data-rule': r.rule, 'data-key': r.key }, tr(r.key, params(r.params), ctx.t('rules.option', params(r.params))), ' ', el('span', { class: 'rule-id', text: `(${r.rule})` })),
-    );
+    const text = (rules.text || []).map(ruleLine);
     const limits = (rules.limits && rules.limits.bets) || {};
     const rows = (rules.bets || []).map((b) => {
       const lim = limits[b.kind];
@@ -54,7 +91,7 @@ export function mount(root, ctx) {
         'tr',
         { 'data-bet': b.kind },
         el('th', { scope: 'row', text: kindName(b.kind) }),
-        el('td', { class: 'num', text: payoutText(b.payout) }),
+        el('td', { class: 'num' }, payoutCell(b.payout, b.kind)),
         el('td', { class: 'num', text: lim ? `${money(lim.min)} – ${money(lim.max)}` : '' }),
       );
     });

@@ -6,6 +6,9 @@ import { el, fill, money, secondsUntil } from './dom.js';
 
 const CHIP_FACES = [1, 5, 10, 25, 100, 500, 1000, 5000];
 const MAX_CHIPS = 7;
+const STALE_MS = 1000; // the countdown at 0 this long with no news: re-read the table
+const REREAD_MS = 3000; // and at most this often while it stays at 0
+const RECALL_ROUNDS = 5;
 
 /** The identity of a placement (its kind and where it lies), whatever its amount. */
 export function spotKey(bet) {
@@ -147,8 +150,17 @@ export function createWager(ctx, hooks) {
   }
 
   // -- phase and countdown -----------------------------------------------------------------------------------------
+  // At 0 with nothing heard, the server may have extended the window (no bet yet): re-read its view of the table,
+  // a second after the bell time and then every few seconds while the clock still shows 0. No rule lives here.
+  let heardAt = Date.now();
+  let rereadAt = 0;
   function renderClock() {
     const left = S.status === 'betting' ? secondsUntil(S.deadline) : null;
+    const now = Date.now();
+    if (left === 0 && now - Date.parse(S.deadline) > STALE_MS && now - heardAt > STALE_MS && now - rereadAt > REREAD_MS) {
+      rereadAt = now;
+      refetch();
+    }
     countdown.textContent = left === null ? '' : String(left);
     countdown.dataset.seconds = left === null ? '' : String(left);
     countdown.setAttribute('aria-label', left === null ? '' : ctx.t('table.seconds_left', { seconds: left }));
@@ -240,8 +252,25 @@ export function createWager(ctx, hooks) {
     S.round = round;
   }
 
+  // -- a round settled while the page was away (a reconnect): its lines from the player's own rounds ---------------
+  async function recallSettlement() {
+    if (!isPlayer) return;
+    try {
+      const rounds = await ctx.api('GET', `/me/rounds?table=${encodeURIComponent(tableId)}&last=${RECALL_ROUNDS}`);
+      const r = rounds.find((x) => x.status === 'settled' && x.bets.some((b) => b.kind === 'bet' && b.net !== null && b.net !== undefined));
+      if (!r || (S.settlement && S.settlement.round === r.round)) return;
+      const placed = r.bets.filter((b) => b.kind === 'bet' && b.net !== null && b.net !== undefined).map((b) => ({ ref: b.ref, round: r.round, bet: b.bet }));
+      const nets = Object.fromEntries(r.bets.filter((b) => b.net !== null && b.net !== undefined).map((b) => [b.ref, b.net]));
+      settle({ round: r.round, nets, players: { [me.username]: r.net } }, placed);
+      changed();
+    } catch {
+      /* the recall panel lists the rounds anyway */
+    }
+  }
+
   function update(view) {
     if (!view) return;
+    heardAt = Date.now();
     const missed = !!(view.round && S.round && view.round !== S.round); // rounds went by unseen (a reconnect)
     if (view.round && view.round !== S.round) newRound(view.round);
     S.status = view.status;
@@ -250,12 +279,13 @@ export function createWager(ctx, hooks) {
     S.view = view.view || null;
     recallMine(view.round);
     changed();
+    if (missed) recallSettlement();
     if (missed && hooks.onMissed) hooks.onMissed();
   }
 
-  function settle(e) {
+  function settle(e, placed = S.placed) {
     const rank = hooks.rank || (() => 0);
-    const mine = S.placed.filter((p) => p.round === e.round && e.nets && p.ref in e.nets);
+    const mine = placed.filter((p) => p.round === e.round && e.nets && p.ref in e.nets);
     const lines = mine.map((p, i) => ({ bet: p.bet, net: e.nets[p.ref], i }));
     // RO 5 / SB 4: the losing bets are taken first, then the winners are paid in the table's order.
     const losers = lines.filter((l) => l.net < 0);
@@ -266,6 +296,7 @@ export function createWager(ctx, hooks) {
   }
 
   function event(e) {
+    heardAt = Date.now();
     switch (e.type) {
       case 'betting_open':
         if (e.round !== S.round) newRound(e.round);
