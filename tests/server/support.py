@@ -104,3 +104,31 @@ def assert_error(response: httpx.Response, status: int, kind: str | None = None)
     if kind is not None:
         assert body["error"] == kind, body
     return body
+
+
+class InProcessApi:
+    """An in-process ``TestClient`` of the app, with the services behind it, a fake clock and a session per name
+    (every account's password is ``password``): the shared part of the in-process API tests' clients."""
+
+    def __init__(self, client: Any, services: Any, clock: Any, *, password: str) -> None:
+        self.client, self.services, self.clock, self.password = client, services, clock, password
+        self.tokens: dict[str, str] = {}
+
+    def login(self, name: str) -> dict[str, str]:
+        if name not in self.tokens:
+            r = self.client.post("/api/login", json={"username": name, "password": self.password})
+            assert r.status_code == 200, r.text
+            self.tokens[name] = r.json()["token"]
+        return {"Authorization": f"Bearer {self.tokens[name]}"}
+
+    def as_(self, name: str, key: str | None = None) -> dict[str, str]:
+        return {**self.login(name), "Idempotency-Key": key or uuid.uuid4().hex}
+
+    def tick(self, seconds: float) -> None:
+        self.clock.advance(seconds=seconds)
+        self.services.at_casino(self.services.casino.tick)
+
+    def open(self, table: str, game: str, **options: Any) -> None:
+        body = {"table_id": table, "game": game, "betting_seconds": 10, **options}
+        r = self.client.post("/api/tables", json=body, headers=self.login("boss"))
+        assert r.status_code == 201, r.text

@@ -3,7 +3,6 @@ sessions, the error shape, refusals that change nothing, idempotency, roles, rat
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,30 +20,14 @@ from croupier.service.casino import Casino  # noqa: E402
 from croupier.service.casino_memory import MemoryCasinoStore  # noqa: E402
 from croupier.service.ledger import Ledger  # noqa: E402
 from croupier.service.memory import MemoryAccountStore, MemoryLedgerStore  # noqa: E402
-from server.support import assert_error  # noqa: E402
+from server.support import InProcessApi, assert_error  # noqa: E402
 from service.support import CHEAP_HASHER, Clock  # noqa: E402
 
 PASSWORD = "password-1"
 
 
-class Api:
+class Api(InProcessApi):
     """A TestClient with sessions and the services behind it."""
-
-    def __init__(self, client: TestClient, services: Services, clock: Clock) -> None:
-        self.client = client
-        self.services = services
-        self.clock = clock
-        self.tokens: dict[str, str] = {}
-
-    def login(self, name: str) -> dict[str, str]:
-        if name not in self.tokens:
-            r = self.client.post("/api/login", json={"username": name, "password": PASSWORD})
-            assert r.status_code == 200, r.text
-            self.tokens[name] = r.json()["token"]
-        return {"Authorization": f"Bearer {self.tokens[name]}"}
-
-    def as_(self, name: str, key: str | None = None) -> dict[str, str]:
-        return {**self.login(name), "Idempotency-Key": key or uuid.uuid4().hex}
 
     def wallet(self, name: str) -> int:
         return self.services.ledger.wallet(name)
@@ -63,15 +46,6 @@ class Api:
         tables: list[dict[str, Any]] = r.json()
         return tables
 
-    def tick(self, seconds: float) -> None:
-        self.clock.advance(seconds=seconds)
-        self.services.at_casino(self.services.casino.tick)
-
-    def open(self, table: str, game: str, **options: Any) -> None:
-        body = {"table_id": table, "game": game, "betting_seconds": 10, **options}
-        r = self.client.post("/api/tables", json=body, headers=self.login("boss"))
-        assert r.status_code == 201, r.text
-
 
 @pytest.fixture
 def api() -> Iterator[Api]:
@@ -84,7 +58,7 @@ def api() -> Iterator[Api]:
         accounts.create(name, PASSWORD, role)
     app = create_app(services, tick_seconds=None, command_limit=Limit(burst=1000, per_second=1000))
     with TestClient(app) as client:
-        a = Api(client, services, clock)
+        a = Api(client, services, clock, password=PASSWORD)
         for player in ("ana", "bo"):
             r = client.post(f"/api/accounts/{player}/credit", json={"amount": 1000}, headers=a.as_("boss"))
             assert r.status_code == 200, r.text

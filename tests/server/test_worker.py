@@ -27,9 +27,9 @@ from croupier.service.ledger import IdempotencyConflict, InsufficientFunds
 from croupier.service.memory import MemoryLedgerStore
 from croupier.storage import SqlLedgerStore, create_engine, upgrade
 from croupier.storage.casino_store import SqlCasinoStore
-from croupier.storage.database import READ_ONLY
 from croupier.storage.groups import commit_groups
 from service.test_casino_support import World
+from storage.test_group_commit import commits_counted
 
 TIMEOUT = 20.0
 
@@ -97,21 +97,6 @@ async def until_queued(worker: CasinoWorker, n: int) -> None:
 async def settled(calls: list[Awaitable[Any]]) -> list[Any]:
     """What each call returned or raised."""
     return await asyncio.wait_for(asyncio.gather(*calls, return_exceptions=True), TIMEOUT)
-
-
-@contextmanager
-def write_commits(engine: Engine) -> Iterator[list[int]]:
-    seen: list[int] = []
-
-    def on_commit(connection: Connection) -> None:
-        if not connection.get_execution_options().get(READ_ONLY, False):
-            seen.append(1)
-
-    event.listen(engine, "commit", on_commit)
-    try:
-        yield seen
-    finally:
-        event.remove(engine, "commit", on_commit)
 
 
 def test_calls_run_in_arrival_order_on_the_casino_thread(
@@ -209,7 +194,7 @@ def test_bets_queued_together_commit_as_one_group(
         return asyncio.run(main())
 
     total = per_thread * threads
-    with write_commits(engine) as commits, held(worker) as gate, ThreadPoolExecutor(threads) as pool:
+    with commits_counted(engine) as commits, held(worker) as gate, ThreadPoolExecutor(threads) as pool:
         ready = threading.Barrier(threads + 1)
         futures = [pool.submit(submitter, n, ready) for n in range(threads)]
         ready.wait(TIMEOUT)
@@ -321,7 +306,7 @@ def test_a_grouped_call_runs_in_a_group_of_its_own(
     world.casino.place_bet(world.users["ana"], "R1", {"type": "red", "amount": 100}, "k1")
     world.casino.place_bet(world.users["ana"], "S1", {"type": "big", "amount": 50}, "k2")
     world.clock.advance(seconds=11)
-    with write_commits(engine) as commits:
+    with commits_counted(engine) as commits:
         asyncio.run(settled([worker.run(world.casino.tick, grouped=True)]))
     assert len(commits) == 1 and (worker.groups, worker.grouped) == (1, 1)
     for table in ("R1", "S1"):

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,7 +32,7 @@ from croupier.service.ledger import Ledger  # noqa: E402
 from croupier.storage import SqlAccountStore, SqlLedgerStore, create_engine, upgrade  # noqa: E402
 from croupier.storage.casino_store import SqlCasinoStore  # noqa: E402
 from croupier.storage.groups import commit_groups  # noqa: E402
-from server.support import assert_error  # noqa: E402
+from server.support import InProcessApi, assert_error  # noqa: E402
 from server.test_worker import held, until_queued  # noqa: E402
 from service.support import CHEAP_HASHER, Clock  # noqa: E402
 
@@ -43,36 +42,13 @@ ANSWER_KEYS = {"type", "id", "status", "result"}
 REFUSAL_KEYS = {"type", "id", "status", "error", "detail", "rule"}
 
 
-class Api:
+class Api(InProcessApi):
     """A TestClient on SQLite-backed services, with sessions, sockets and the state a refusal must not change."""
-
-    def __init__(self, client: TestClient, services: Services, clock: Clock) -> None:
-        self.client, self.services, self.clock = client, services, clock
-        self.tokens: dict[str, str] = {}
-
-    def login(self, name: str) -> dict[str, str]:
-        if name not in self.tokens:
-            r = self.client.post("/api/login", json={"username": name, "password": PASSWORD})
-            assert r.status_code == 200, r.text
-            self.tokens[name] = r.json()["token"]
-        return {"Authorization": f"Bearer {self.tokens[name]}"}
-
-    def as_(self, name: str, key: str | None = None) -> dict[str, str]:
-        return {**self.login(name), "Idempotency-Key": key or uuid.uuid4().hex}
-
-    def open(self, table: str, game: str, **options: Any) -> None:
-        body = {"table_id": table, "game": game, "betting_seconds": 10, **options}
-        r = self.client.post("/api/tables", json=body, headers=self.login("boss"))
-        assert r.status_code == 201, r.text
 
     def wallet(self, name: str) -> dict[str, int]:
         r = self.client.get("/api/wallet", headers=self.login(name))
         assert r.status_code == 200, r.text
         return {"balance": r.json()["balance"], "held": r.json()["held"]}
-
-    def tick(self, seconds: float) -> None:
-        self.clock.advance(seconds=seconds)
-        self.services.at_casino(self.services.casino.tick)
 
     def state(self) -> Any:
         """Balances, entries and every table's last rounds (with their bets and steps)."""
@@ -143,7 +119,7 @@ def api(tmp_path: Path) -> Iterator[Api]:
     limit = Limit(burst=1000, per_second=1000)
     app = create_app(services, tick_seconds=None, command_limit=limit, close_services=True)
     with TestClient(app) as client:
-        a = Api(client, services, clock)
+        a = Api(client, services, clock, password=PASSWORD)
         for player in ("ana", "bo"):
             r = client.post(f"/api/accounts/{player}/credit", json={"amount": FUNDS}, headers=a.as_("boss"))
             assert r.status_code == 200, r.text

@@ -4,7 +4,7 @@
 // blocks and the two twelve-number sets below. The server checks every placement; the page only proposes it.
 
 import { el, fill, money, odds } from './dom.js';
-import { createWager, spotKey } from './wager.js';
+import { createWager, spotKey, startTable, tableHandle } from './wager.js';
 
 const HISTORY = 100;
 const STRIP = 20;
@@ -258,36 +258,17 @@ export function mount(root, ctx) {
     renderWinning();
   }
 
-  ctx.onLanguage(renderAll);
-  (async () => {
-    if (!rules) {
-      try {
-        rules = await ctx.api('GET', `/tables/${tableId}/rules`);
-      } catch (err) {
-        ctx.toast('error', ctx.errorText ? ctx.errorText(err) : err.detail);
-      }
-    }
-    renderAll();
-    loadHistory();
-  })();
-  renderAll();
+  startTable(ctx, rules, { setRules: (r) => { rules = r; }, renderAll, loadHistory });
 
-  return {
-    update(view) {
-      wager.update(view);
-      const out = view && view.view && view.view.outcome;
-      if (out && typeof out.pocket === 'number') {
+  return tableHandle(
+    wager,
+    root,
+    (out, view) => {
+      if (typeof out.pocket === 'number') {
         lastPocket = out.pocket;
         renderWinning();
       }
     },
-    event(e) {
-      wager.event(e);
-    },
-    unmount() {
-      wager.unmount();
-      bag.forEach((f) => f());
-      root.replaceChildren();
-    },
-  };
+    bag,
+  );
 }

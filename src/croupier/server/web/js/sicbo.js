@@ -4,7 +4,7 @@
 // the bet kinds the server publishes are shown; it checks every bet.
 
 import { el, fill, money, odds } from './dom.js';
-import { createWager, spotKey } from './wager.js';
+import { createWager, spotKey, startTable, tableHandle } from './wager.js';
 
 const HISTORY = 100;
 const STRIP = 20;
@@ -213,35 +213,17 @@ export function mount(root, ctx) {
     renderDice();
   }
 
-  ctx.onLanguage(renderAll);
-  (async () => {
-    if (!rules) {
-      try {
-        rules = await ctx.api('GET', `/tables/${tableId}/rules`);
-      } catch (err) {
-        ctx.toast('error', ctx.errorText ? ctx.errorText(err) : err.detail);
-      }
-    }
-    renderAll();
-    loadHistory();
-  })();
-  renderAll();
+  startTable(ctx, rules, { setRules: (r) => { rules = r; }, renderAll, loadHistory });
 
-  return {
-    update(view) {
-      wager.update(view);
-      const out = view && view.view && view.view.outcome;
-      if (out && Array.isArray(out.dice)) {
+  return tableHandle(
+    wager,
+    root,
+    (out, view) => {
+      if (Array.isArray(out.dice)) {
         lastDice = { round: view.round, dice: out.dice };
         renderDice();
       }
     },
-    event(e) {
-      wager.event(e);
-    },
-    unmount() {
-      wager.unmount();
-      root.replaceChildren();
-    },
-  };
+    [],
+  );
 }

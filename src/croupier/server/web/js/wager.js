@@ -373,3 +373,45 @@ export function createWager(ctx, hooks) {
     },
   };
 }
+
+/**
+ * What roulette and sic bo both do once mounted: redraw on a language switch, load the table's rules when app.js
+ * did not pass them (`setRules` keeps them), then draw and load the history.
+ */
+export function startTable(ctx, rules, { setRules, renderAll, loadHistory }) {
+  ctx.onLanguage(renderAll);
+  (async () => {
+    if (!rules) {
+      try {
+        setRules(await ctx.api('GET', `/tables/${ctx.table.table}/rules`));
+      } catch (err) {
+        ctx.toast('error', ctx.errorText ? ctx.errorText(err) : err.detail);
+      }
+    }
+    renderAll();
+    loadHistory();
+  })();
+  renderAll();
+}
+
+/**
+ * The handle a roulette or sic bo module gives app.js: the wager follows every view and event, `onOutcome(outcome,
+ * view)` sees a view's outcome, and unmounting runs `cleanups` and empties `root`.
+ */
+export function tableHandle(wager, root, onOutcome, cleanups = []) {
+  return {
+    update(view) {
+      wager.update(view);
+      const out = view && view.view && view.view.outcome;
+      if (out) onOutcome(out, view);
+    },
+    event(e) {
+      wager.event(e);
+    },
+    unmount() {
+      wager.unmount();
+      cleanups.forEach((f) => f());
+      root.replaceChildren();
+    },
+  };
+}
