@@ -62,6 +62,26 @@ class CasinoContract:
         assert world.ledger.wallet("ana") == 10_000 + nets["b1"] + nets["b2"]
         world.check()
 
+    def test_due_lists_the_tables_whose_timer_ran_out_and_tick_moves_only_those_named(self, world: World) -> None:
+        c, ana = world.casino, world.users["ana"]
+        world.fund("ana")
+        c.open_table(world.admin, table_id="Q1", game="roulette", betting_seconds=5)
+        c.open_table(world.admin, table_id="Q2", game="roulette", betting_seconds=30)
+        c.place_bet(ana, "Q1", {"type": "red", "amount": 100}, "q1")
+        c.place_bet(ana, "Q2", {"type": "black", "amount": 100}, "q2")
+        assert c.due() == []
+        world.clock.advance(seconds=6)
+        assert c.due() == ["Q1"]  # Q2's window is still open
+        events = c.tick(tables=["Q2", "nowhere"])  # a table not due, and one not open: nothing moves
+        assert events == [] and world.ledger.held("ana") == 200
+        events = c.tick(tables=["Q1"])
+        assert [e["type"] for e in events] == ["betting_closed", "result", "settled", "betting_open"]
+        assert {e["table"] for e in events} == {"Q1"} and world.ledger.held("ana") == 100
+        assert c.due() == []
+        world.clock.advance(seconds=25)
+        assert c.due() == ["Q1", "Q2"]  # Q1's next window (no bet: it would start again) and Q2's bell
+        world.check()
+
     def test_sicbo_round(self, world: World) -> None:
         c, ana = world.casino, world.users["ana"]
         world.fund("ana")
