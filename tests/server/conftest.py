@@ -8,6 +8,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -75,3 +76,22 @@ def postgres_server(tmp_path: Path) -> Iterator[Server]:
     # The plain postgresql:// form, as an operator types it: the server maps it to psycopg.
     with fresh_database("croupier_server", drivername="postgresql") as url:
         yield from start_server(url, tmp_path)
+
+
+@pytest.fixture(scope="module")
+def zygote() -> Iterator[Any]:
+    """The fault tests' process factory (``server.test_faults.Zygote``): servers forked from one warm interpreter."""
+    from server.test_faults import Zygote
+
+    z = Zygote()
+    try:
+        yield z
+    finally:
+        z.close()
+
+
+@pytest.fixture
+def client() -> Iterator[httpx.Client]:
+    """A plain HTTP client for the fault tests."""
+    with httpx.Client(timeout=30) as c:
+        yield c

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -132,3 +133,38 @@ class InProcessApi:
         body = {"table_id": table, "game": game, "betting_seconds": 10, **options}
         r = self.client.post("/api/tables", json=body, headers=self.login("boss"))
         assert r.status_code == 201, r.text
+
+
+@contextmanager
+def memory_app(
+    api: Callable[..., InProcessApi], *, password: str, credit: int, source_factory: Callable[[str], Any] | None = None
+) -> Iterator[Any]:
+    """The app on memory services with a fake clock (ticked by hand), a generous command limit, the accounts
+    ``boss`` (admin), ``dee`` (dealer), ``ana`` and ``bo`` (players, ``credit`` units each), all with ``password``;
+    yields ``api(client, services, clock, password=password)``."""
+    from fastapi.testclient import TestClient
+
+    from croupier.server.app import create_app
+    from croupier.server.ratelimit import Limit
+    from croupier.server.services import Services
+    from croupier.service.accounts import AccountService
+    from croupier.service.casino import Casino
+    from croupier.service.casino_memory import MemoryCasinoStore
+    from croupier.service.ledger import Ledger
+    from croupier.service.memory import MemoryAccountStore, MemoryLedgerStore
+    from service.support import CHEAP_HASHER, Clock
+
+    clock = Clock()
+    accounts = AccountService(MemoryAccountStore(), hasher=CHEAP_HASHER, clock=clock)
+    ledger = Ledger(MemoryLedgerStore(), clock=clock)
+    casino = Casino(ledger, accounts, MemoryCasinoStore(), clock=clock, source_factory=source_factory)
+    services = Services(accounts=accounts, ledger=ledger, casino=casino)
+    for name, role in (("boss", "admin"), ("dee", "dealer"), ("ana", "player"), ("bo", "player")):
+        accounts.create(name, password, role)
+    app = create_app(services, tick_seconds=None, command_limit=Limit(burst=1000, per_second=1000))
+    with TestClient(app) as client:
+        a = api(client, services, clock, password=password)
+        for player in ("ana", "bo"):
+            r = client.post(f"/api/accounts/{player}/credit", json={"amount": credit}, headers=a.as_("boss"))
+            assert r.status_code == 200, r.text
+        yield a

@@ -32,7 +32,6 @@ import sys
 import time
 import uuid
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -141,6 +140,38 @@ def wait_dead(pid: int, timeout: float) -> bool:
     return True
 
 
+def serve_forked(
+    zygote: Zygote,
+    url: str,
+    tmp: Path,
+    client: httpx.Client,
+    *,
+    life: int,
+    env: dict[str, str] | None = None,
+    options: tuple[str, ...] = (),
+) -> Proc | None:
+    """``croupier serve`` on ``url`` forked from ``zygote`` (its log ``tmp/server-<life>.log``), once it answers;
+    None when it died while starting (a crash point in recovery)."""
+    port = free_port()
+    log = tmp / f"server-{life}.log"
+    argv = ["serve", "--host", "127.0.0.1", "--port", str(port), "--database", url, *options]
+    pid = zygote.fork(argv, cwd=tmp, log=log, env=env)
+    proc = Proc(pid=pid, base=f"http://127.0.0.1:{port}", log=log, client=client)
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        if not alive(pid):
+            return None
+        try:
+            if client.get(f"{proc.base}/api/health", timeout=2).status_code == 200:
+                return proc
+        except httpx.TransportError:
+            pass
+        if time.monotonic() > deadline:
+            proc.stop()
+            pytest.fail(f"the server did not answer in {START_TIMEOUT} s:\n{log.read_text()}")
+        time.sleep(0.02)
+
+
 class Died(Exception):
     """The server process is gone (killed at its crash point)."""
 
@@ -198,24 +229,7 @@ class Sequence:
     def start(self, env: dict[str, str] | None = None) -> Proc | None:
         """A server on the database, answering; None when it died while starting (a crash point in recovery)."""
         self.lives += 1
-        port = free_port()
-        log = self.tmp / f"server-{self.lives}.log"
-        argv = ["serve", "--host", "127.0.0.1", "--port", str(port), "--database", self.url]
-        pid = self.zygote.fork(argv, cwd=self.tmp, log=log, env=env)
-        proc = Proc(pid=pid, base=f"http://127.0.0.1:{port}", log=log, client=self.client)
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            if not alive(pid):
-                return None
-            try:
-                if self.client.get(f"{proc.base}/api/health", timeout=2).status_code == 200:
-                    return proc
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                proc.stop()
-                pytest.fail(f"the server did not answer in {START_TIMEOUT} s:\n{log.read_text()}")
-            time.sleep(0.02)
+        return serve_forked(self.zygote, self.url, self.tmp, self.client, life=self.lives, env=env)
 
     def auth(self, name: str, key: str | None = None) -> dict[str, str]:
         headers = {"Authorization": f"Bearer {self.tokens[name]}"}
@@ -421,21 +435,6 @@ def run_sequence(seq: Sequence) -> None:
         f"\n{seq.game} on {make_url(seq.url).get_backend_name()}: {len(labels)} boundaries {labels}; "
         f"{seq.lives} server lives; recovery statuses {dict(seq.recoveries)}"
     )
-
-
-@pytest.fixture(scope="module")
-def zygote() -> Iterator[Zygote]:
-    z = Zygote()
-    try:
-        yield z
-    finally:
-        z.close()
-
-
-@pytest.fixture
-def client() -> Iterator[httpx.Client]:
-    with httpx.Client(timeout=30) as c:
-        yield c
 
 
 @pytest.mark.parametrize("game", ["roulette", "blackjack"])

@@ -15,18 +15,16 @@ import json
 import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from pgserver import free_port, fresh_database
+from pgserver import fresh_database
 from server.support import ADMIN, PASSWORD
-from server.test_faults import Proc, Zygote, alive, wait_dead
+from server.test_faults import Proc, Zygote, serve_forked, wait_dead
 
 TABLE = "G"
 CLIENTS = 4
@@ -59,23 +57,12 @@ class Life:
 
     def start(self, env: dict[str, str] | None = None) -> Proc:
         self.lives += 1
-        port = free_port()
-        log = self.tmp / f"server-{self.lives}.log"
-        argv = ["serve", "--host", "127.0.0.1", "--port", str(port), "--database", self.url, "--command-rate", "1000"]
-        pid = self.zygote.fork(argv, cwd=self.tmp, log=log, env=env)
-        proc = Proc(pid=pid, base=f"http://127.0.0.1:{port}", log=log, client=self.client)
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            assert alive(pid), f"the server died while starting:\n{log.read_text()}"
-            try:
-                if self.client.get(f"{proc.base}/api/health", timeout=2).status_code == 200:
-                    return proc
-            except httpx.TransportError:
-                pass
-            if time.monotonic() > deadline:
-                proc.stop()
-                pytest.fail(f"the server did not answer in {START_TIMEOUT} s:\n{log.read_text()}")
-            time.sleep(0.02)
+        options = ("--command-rate", "1000")
+        proc = serve_forked(self.zygote, self.url, self.tmp, self.client, life=self.lives, env=env, options=options)
+        assert proc is not None, (
+            f"the server died while starting:\n{(self.tmp / f'server-{self.lives}.log').read_text()}"
+        )
+        return proc
 
     def auth(self, name: str, key: str | None = None) -> dict[str, str]:
         headers = {"Authorization": f"Bearer {self.tokens[name]}"}
@@ -219,21 +206,6 @@ def run(zygote: Zygote, url: str, tmp: Path, client: httpx.Client) -> None:
         assert rec["all"]["wagered"] == sum(bet_of(k.split("-")[0], int(k.split("-")[1]))["amount"] for k in again)
     finally:
         proc.stop()
-
-
-@pytest.fixture(scope="module")
-def zygote() -> Iterator[Zygote]:
-    z = Zygote()
-    try:
-        yield z
-    finally:
-        z.close()
-
-
-@pytest.fixture
-def client() -> Iterator[httpx.Client]:
-    with httpx.Client(timeout=30) as c:
-        yield c
 
 
 def test_sqlite_answered_bets_survive_a_kill_inside_group_commits(

@@ -11,18 +11,8 @@ import pytest
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-from fastapi.testclient import TestClient  # noqa: E402
 
-from croupier.server.app import create_app  # noqa: E402
-from croupier.server.ratelimit import Limit  # noqa: E402
-from croupier.server.services import Services  # noqa: E402
-from croupier.service.accounts import AccountService  # noqa: E402
-from croupier.service.casino import Casino  # noqa: E402
-from croupier.service.casino_memory import MemoryCasinoStore  # noqa: E402
-from croupier.service.ledger import Ledger  # noqa: E402
-from croupier.service.memory import MemoryAccountStore, MemoryLedgerStore  # noqa: E402
-from server.support import InProcessApi, assert_error  # noqa: E402
-from service.support import CHEAP_HASHER, Clock  # noqa: E402
+from server.support import InProcessApi, assert_error, memory_app  # noqa: E402
 
 PASSWORD = "password-1"
 
@@ -66,19 +56,7 @@ def script() -> Pockets:
 
 @pytest.fixture
 def api(script: Pockets) -> Iterator[Api]:
-    clock = Clock()
-    accounts = AccountService(MemoryAccountStore(), hasher=CHEAP_HASHER, clock=clock)
-    ledger = Ledger(MemoryLedgerStore(), clock=clock)
-    casino = Casino(ledger, accounts, MemoryCasinoStore(), clock=clock, source_factory=lambda t: script)  # type: ignore[arg-type,return-value]
-    services = Services(accounts=accounts, ledger=ledger, casino=casino)
-    for name, role in (("boss", "admin"), ("dee", "dealer"), ("ana", "player"), ("bo", "player")):
-        accounts.create(name, PASSWORD, role)
-    app = create_app(services, tick_seconds=None, command_limit=Limit(burst=1000, per_second=1000))
-    with TestClient(app) as client:
-        a = Api(client, services, clock, password=PASSWORD)
-        for player in ("ana", "bo"):
-            r = client.post(f"/api/accounts/{player}/credit", json={"amount": 10_000}, headers=a.as_("boss"))
-            assert r.status_code == 200, r.text
+    with memory_app(Api, password=PASSWORD, credit=10_000, source_factory=lambda t: script) as a:
         yield a
 
 

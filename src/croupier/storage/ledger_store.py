@@ -114,11 +114,10 @@ ENTRIES, POSTINGS, HOLDS, ROUNDS, ACCOUNTS = (
 
 
 class _Statements:
-    """The statements of a command, built once per dialect and run with parameters (a bet runs about ten)."""
+    """The statements of the ledger's other commands and readings, built once per dialect (a bet's and a
+    settlement's are :class:`_Fast`)."""
 
     def __init__(self, dialect: Any) -> None:
-        self.get_round = select(ROUNDS).where(ROUNDS.c.round_id == bindparam("round_id"))
-        self.lock_round = self.get_round.with_for_update()
         upsert = dialect.insert(ROUNDS)
         self.put_round = upsert.on_conflict_do_update(
             index_elements=[ROUNDS.c.round_id],
@@ -134,24 +133,6 @@ class _Statements:
         self.find_entry = select(ENTRIES).where(ENTRIES.c.key == bindparam("key"))
         self.entry_postings = (
             select(POSTINGS).where(POSTINGS.c.entry_id == bindparam("entry_id")).order_by(POSTINGS.c.id)
-        )
-        self.add_entry = insert(ENTRIES).returning(ENTRIES.c.id)
-        self.add_postings = insert(POSTINGS)
-        self.move = (
-            update(ACCOUNTS)
-            .where(ACCOUNTS.c.account == bindparam("target"))
-            .values(balance=ACCOUNTS.c.balance + bindparam("delta"))
-        )
-        self.get_hold = select(HOLDS).where(
-            HOLDS.c.round_id == bindparam("round_id"), HOLDS.c.bet_ref == bindparam("bet_ref")
-        )
-        upsert = dialect.insert(HOLDS)
-        self.put_hold = upsert.on_conflict_do_update(
-            index_elements=[HOLDS.c.round_id, HOLDS.c.bet_ref],
-            set_={
-                c: upsert.excluded[c]
-                for c in ("player", "table_id", "amount", "entry_id", "status", "closed_by", "net")
-            },
         )
         self.round_holds = select(HOLDS).where(HOLDS.c.round_id == bindparam("round_id")).order_by(HOLDS.c.entry_id)
         self.balance = select(ACCOUNTS.c.balance).where(ACCOUNTS.c.account == bindparam("account"))
