@@ -156,12 +156,15 @@ async def player(
 
 
 def cpu_seconds(pid: int) -> float:
-    """The CPU time (user + system) the process ``pid`` has used (Linux ``/proc``; 0 elsewhere)."""
+    """The CPU time (user + system) the process ``pid`` and its children (the casino's process) have used (Linux
+    ``/proc``; 0 elsewhere)."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
     except OSError:
         return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return own + sum(cpu_seconds(int(child)) for child in children)
 
 
 async def run(

@@ -381,6 +381,14 @@ def serve(
             "Default 20/s, burst 60: a security limit, raise it only knowingly.",
         ),
     ] = 20.0,
+    casino_process: Annotated[
+        bool,
+        typer.Option(
+            "--casino-process/--casino-thread",
+            help="Run the casino (tables, ledger writes, clock) in a process of its own, beside the server's "
+            "(default: each gets a core), or on a thread of the server's process.",
+        ),
+    ] = True,
 ) -> None:
     """Run the table service over HTTP and WebSocket (migrating the database first; OpenAPI at /docs)."""
     try:
@@ -389,15 +397,18 @@ def serve(
         import uvicorn
 
         from croupier.server.app import command_limit_of, create_app
-        from croupier.server.services import database_url, open_services
+        from croupier.server.services import database_url, open_process_services, open_services
+        from croupier.service.casino import Casino
     except ModuleNotFoundError as exc:
         raise _fail(ValueError(f"croupier serve needs the server extra ({exc.name} is missing)")) from None
     try:
-        services = open_services(database_url(database))
+        url = database_url(database)
+        services = open_process_services(url) if casino_process else open_services(url)
     except Exception as exc:
         raise _fail(ValueError(f"cannot open the database: {exc}")) from None
     app_ = create_app(
         services,
+        tick_seconds=None if casino_process else 0.1,  # the casino's process runs its own clock
         close_services=True,
         recover=not demo,
         command_limit=command_limit_of(command_rate),
@@ -407,7 +418,7 @@ def serve(
         from croupier.server.demo import banner, seed
 
         try:
-            services.at_casino(services.casino.recover)  # before seeding: the tables already open come back
+            services.at_casino(Casino.recover)  # before seeding: the tables already open come back
             accounts = seed(services)
         except CroupierError as exc:
             raise _fail(exc) from None

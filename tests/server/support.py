@@ -14,6 +14,8 @@ from typing import Any
 import httpx
 from websockets.sync.client import ClientConnection, connect
 
+from croupier.service.casino import Casino
+
 ADMIN = "boss"
 PASSWORD = "correct horse battery"
 EVENT_TIMEOUT = 30.0
@@ -127,7 +129,7 @@ class InProcessApi:
 
     def tick(self, seconds: float) -> None:
         self.clock.advance(seconds=seconds)
-        self.services.at_casino(self.services.casino.tick)
+        self.services.at_casino(Casino.tick)
 
     def open(self, table: str, game: str, **options: Any) -> None:
         body = {"table_id": table, "game": game, "betting_seconds": 10, **options}

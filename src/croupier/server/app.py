@@ -13,7 +13,6 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from functools import partial
 
 from fastapi import FastAPI
 
@@ -21,6 +20,7 @@ from croupier import __version__
 from croupier.server import errors, routes, ui, ws
 from croupier.server.ratelimit import Limit, RateLimiter
 from croupier.server.services import Services
+from croupier.service.casino import Casino
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,7 @@ def command_limit_of(per_second: float) -> Limit:
 GC_THRESHOLDS = (20_000, 20, 20)
 
 
-def _tune_gc() -> None:
+def tune_collector() -> None:
     """Keep the cyclic garbage collector's pauses out of the bets' latency: what start-up built (modules, the app,
     the recovered tables) is frozen out of its scans, and it runs less often (its full collection of a big heap
     otherwise stops the server for 100 ms or more now and then; the server's data are few cycles)."""
@@ -49,14 +49,13 @@ def _tune_gc() -> None:
 
 
 async def _ticker(services: Services, every: float) -> None:
-    casino = services.casino
     while True:
         await asyncio.sleep(every)
         try:
             # Each table whose timer ran out moves on in a group commit of its own (its bell, result, settlement and
             # next window: one commit), and the bets queued meanwhile are placed between two tables' turns.
-            for table_id in await services.casino_call(casino.due):
-                await services.casino_call(partial(casino.tick, tables=[table_id]), grouped=True)
+            for table_id in await services.casino_call(Casino.due):
+                await services.casino_grouped(Casino.tick, tables=[table_id])
         except Exception:  # the clock must keep running; the failure is logged with its traceback
             log.exception("casino.tick() failed")
 
@@ -77,11 +76,11 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         if recover:
-            recovered = await services.casino_call(services.casino.recover)
+            recovered = await services.casino_call(Casino.recover)
             if recovered:
                 log.info("recovered %d unfinished round(s)", len(recovered))
         if tune_gc:
-            _tune_gc()
+            tune_collector()
         task = asyncio.create_task(_ticker(services, tick_seconds)) if tick_seconds else None
         try:
             yield

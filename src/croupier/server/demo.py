@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
-from functools import partial
-from typing import Any
 
 from croupier.server.services import Services
 from croupier.service.accounts import AccountExists, Role
+from croupier.service.casino import Casino
 from croupier.service.casino_records import TableExists
 
 ADMIN = ("admin", "croupier-admin")
@@ -48,25 +47,21 @@ def seed(services: Services) -> DemoAccounts:
         with contextlib.suppress(AccountExists):
             accounts.create(name, password, role)
     admin = accounts.get(ADMIN[0])
-    casino = services.casino
-
-    def credit(name: str) -> dict[str, Any]:
-        return casino.credit(admin, name, CREDIT, f"demo-credit-{name}")
-
-    def open_table(table_id: str, game: str, rules: dict[str, str] | None, live: bool = False) -> dict[str, Any]:
-        seconds = 60 if live else 20  # a live table's dealer usually rings the bell before its timer does
-        return casino.open_table(
-            admin, table_id=table_id, game=game, rules=rules, live=live, betting_seconds=seconds, decision_seconds=30
-        )
-
     for name, _ in PLAYERS:
-        services.at_casino(partial(credit, name))
-    for table_id, game, rules in TABLES:
+        services.at_casino(Casino.credit, admin, name, CREDIT, f"demo-credit-{name}")
+    for table_id, game, rules, live in [*((*t, False) for t in TABLES), *((*t, True) for t in LIVE_TABLES)]:
+        seconds = 60 if live else 20  # a live table's dealer usually rings the bell before its timer does
         with contextlib.suppress(TableExists):
-            services.at_casino(partial(open_table, table_id, game, rules))
-    for table_id, game, rules in LIVE_TABLES:
-        with contextlib.suppress(TableExists):
-            services.at_casino(partial(open_table, table_id, game, rules, True))
+            services.at_casino(
+                Casino.open_table,
+                admin,
+                table_id=table_id,
+                game=game,
+                rules=rules,
+                live=live,
+                betting_seconds=seconds,
+                decision_seconds=30,
+            )
     return DemoAccounts(ADMIN, PLAYERS, tuple(t for t, _, _ in TABLES), DEALER, tuple(t for t, _, _ in LIVE_TABLES))
 
 

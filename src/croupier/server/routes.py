@@ -14,6 +14,7 @@ from croupier.server import schemas
 from croupier.server.deps import Caller, Commander, Key, Services_, Token, login_limit
 from croupier.server.schemas import RoundId, TableId
 from croupier.service.accounts import AccountLocked, Forbidden, LoginFailed, Role
+from croupier.service.casino import Casino
 from croupier.service.ledger import held
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -57,10 +58,10 @@ def login(body: schemas.LoginRequest, request: Request, svc: Services_) -> schem
         session = svc.accounts.login(body.username, body.password)
     except (LoginFailed, AccountLocked) as error:
         reason = error.kind
-        svc.at_casino(lambda: svc.casino.log(body.username, "login_failed", reason=reason, address=address))
+        svc.at_casino(Casino.log, body.username, "login_failed", reason=reason, address=address)
         raise
     user = session.user
-    svc.at_casino(lambda: svc.casino.log(user.username, "login", role=user.role.value, address=address))
+    svc.at_casino(Casino.log, user.username, "login", role=user.role.value, address=address)
     return schemas.LoginResponse(
         token=session.token, username=user.username, role=user.role.value, expires_at=session.expires_at
     )
@@ -70,7 +71,7 @@ def login(body: schemas.LoginRequest, request: Request, svc: Services_) -> schem
 def logout(user: Caller, token: Token, svc: Services_) -> None:
     """End the caller's session."""
     svc.accounts.logout(token)
-    svc.at_casino(lambda: svc.casino.log(user.username, "logout"))
+    svc.at_casino(Casino.log, user.username, "logout")
 
 
 @router.get("/me", response_model=schemas.Me, tags=["sessions"])
@@ -108,13 +109,13 @@ def player_wallet(player: schemas.Name, user: Caller, svc: Services_) -> schemas
 @router.post("/accounts/{player}/credit", tags=["admin"])
 async def credit(player: schemas.Name, body: schemas.Adjustment, user: Commander, key: Key, svc: Services_) -> Any:
     """Add money to a player's wallet from the cashier (admins only; audited)."""
-    return plain(await svc.casino_call(lambda: svc.casino.credit(user, player, body.amount, key)))
+    return plain(await svc.casino_call(Casino.credit, user, player, body.amount, key))
 
 
 @router.post("/accounts/{player}/debit", tags=["admin"])
 async def debit(player: schemas.Name, body: schemas.Adjustment, user: Commander, key: Key, svc: Services_) -> Any:
     """Take money from a player's wallet back to the cashier, never beyond its balance (admins only; audited)."""
-    return plain(await svc.casino_call(lambda: svc.casino.debit(user, player, body.amount, key)))
+    return plain(await svc.casino_call(Casino.debit, user, player, body.amount, key))
 
 
 # -- tables ------------------------------------------------------------------------------------------------------
@@ -123,13 +124,13 @@ async def debit(player: schemas.Name, body: schemas.Adjustment, user: Commander,
 @router.get("/tables", tags=["tables"])
 async def tables(user: Caller, svc: Services_) -> Any:
     """The open tables."""
-    return plain(await svc.casino_call(lambda: svc.casino.tables(user)))
+    return plain(await svc.casino_call(Casino.tables, user))
 
 
 @router.get("/tables/{table_id}", tags=["tables"])
 async def table_view(table_id: TablePath, user: Caller, svc: Services_) -> Any:
     """What the caller may see of a table (never a hole card or the shoe's order)."""
-    return plain(await svc.casino_call(lambda: svc.casino.table_view(user, table_id)))
+    return plain(await svc.casino_call(Casino.table_view, user, table_id))
 
 
 @router.post("/tables", status_code=201, tags=["admin"])
@@ -137,15 +138,14 @@ async def open_table(body: schemas.OpenTable, user: Commander, svc: Services_) -
     """Open a table with a rules document (null: the statute), RNG or live (admins only)."""
     return plain(
         await svc.casino_call(
-            lambda: svc.casino.open_table(
-                user,
-                table_id=body.table_id,
-                game=body.game,
-                rules=body.rules,
-                live=body.live,
-                betting_seconds=body.betting_seconds,
-                decision_seconds=body.decision_seconds,
-            )
+            Casino.open_table,
+            user,
+            table_id=body.table_id,
+            game=body.game,
+            rules=body.rules,
+            live=body.live,
+            betting_seconds=body.betting_seconds,
+            decision_seconds=body.decision_seconds,
         )
     )
 
@@ -153,13 +153,13 @@ async def open_table(body: schemas.OpenTable, user: Commander, svc: Services_) -
 @router.post("/tables/{table_id}/close", tags=["admin"])
 async def close_table(table_id: TablePath, user: Commander, svc: Services_) -> Any:
     """Close a table between rounds (admins only)."""
-    return plain(await svc.casino_call(lambda: svc.casino.close_table(user, table_id)))
+    return plain(await svc.casino_call(Casino.close_table, user, table_id))
 
 
 @router.post("/tables/{table_id}/bets", status_code=201, tags=["play"])
 async def place_bet(table_id: TablePath, bet: schemas.Bet, user: Commander, key: Key, svc: Services_) -> Any:
     """Place a bet in the betting window; the stake is held from the caller's wallet."""
-    return plain(await svc.casino_call(lambda: svc.casino.place_bet(user, table_id, bet.document(), key), bet=True))
+    return plain(await svc.casino_bet(Casino.place_bet, user, table_id, bet.document(), key))
 
 
 @router.post("/tables/{table_id}/actions", tags=["play"])
@@ -167,7 +167,7 @@ async def act(table_id: TablePath, body: schemas.Action, user: Commander, key: K
     """Answer the pending blackjack decision, when it is the caller's."""
     return plain(
         await svc.casino_call(
-            lambda: svc.casino.act(user, table_id, body.action, key, box=body.box, hand=body.hand, amount=body.amount)
+            Casino.act, user, table_id, body.action, key, box=body.box, hand=body.hand, amount=body.amount
         )
     )
 
@@ -175,13 +175,13 @@ async def act(table_id: TablePath, body: schemas.Action, user: Commander, key: K
 @router.post("/tables/{table_id}/results", tags=["dealer"])
 async def report(table_id: TablePath, body: schemas.Report, user: Commander, svc: Services_) -> Any:
     """A live table's dealer reports a pocket, three dice or a card (dealers only)."""
-    return plain(await svc.casino_call(lambda: svc.casino.report(user, table_id, body.result)))
+    return plain(await svc.casino_call(Casino.report, user, table_id, body.result))
 
 
 @router.post("/tables/{table_id}/void", tags=["dealer"])
 async def void(table_id: TablePath, body: schemas.Void, user: Commander, svc: Services_) -> Any:
     """Void the round and return every held bet (dealers only; RO 2.2, SB 3.3, BJ 5.1)."""
-    return plain(await svc.casino_call(lambda: svc.casino.void(user, table_id, body.reason)))
+    return plain(await svc.casino_call(Casino.void, user, table_id, body.reason))
 
 
 # -- records -----------------------------------------------------------------------------------------------------
@@ -192,31 +192,31 @@ async def recall(
     table_id: TablePath, user: Caller, svc: Services_, last: Annotated[int, Query(ge=1, le=500)] = 10
 ) -> Any:
     """The last rounds of a table with every step, outcome, bets and nets (admins only)."""
-    return plain(await svc.casino_call(lambda: svc.casino.recall(user, table_id, last=last)))
+    return plain(await svc.casino_call(Casino.recall, user, table_id, last=last))
 
 
 @router.get("/tables/{table_id}/rounds/{round_id}/scenario", tags=["admin"])
 async def export_scenario(table_id: TablePath, round_id: RoundPath, user: Caller, svc: Services_) -> Any:
     """A round as a scenario file that ``croupier replay`` reproduces exactly (admins only)."""
-    return plain(await svc.casino_call(lambda: svc.casino.export_scenario(user, table_id, round_id)))
+    return plain(await svc.casino_call(Casino.export_scenario, user, table_id, round_id))
 
 
 @router.get("/tables/{table_id}/meters", tags=["admin"])
 async def meters(table_id: TablePath, user: Caller, svc: Services_) -> Any:
     """A table's meters: rounds, wagered, paid, voided, held (admins only)."""
-    return plain(await svc.casino_call(lambda: svc.casino.meters(user, table_id)))
+    return plain(await svc.casino_call(Casino.meters, user, table_id))
 
 
 @router.get("/audit", tags=["admin"])
 async def audit(user: Caller, svc: Services_, since: datetime | None = None) -> Any:
     """The audit trail (admins only)."""
-    return plain(await svc.casino_call(lambda: svc.casino.audit(user, since=since)))
+    return plain(await svc.casino_call(Casino.audit, user, since=since))
 
 
 @router.get("/reconciliation", tags=["admin"])
 async def reconciliation(user: Caller, svc: Services_) -> Any:
     """Wagered − paid − voided = house result, per table and in all; the ledger's check (admins only)."""
-    return plain(await svc.casino_call(lambda: svc.casino.reconciliation(user)))
+    return plain(await svc.casino_call(Casino.reconciliation, user))
 
 
 @router.get("/health", tags=["sessions"])

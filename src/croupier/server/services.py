@@ -16,20 +16,23 @@ Never set them in production: a server with ``CROUPIER_CRASH_AT`` dies on purpos
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 
-from croupier.server.worker import CasinoWorker
-from croupier.service.accounts import AccountService
+from croupier.server.worker import CasinoWorker, Done
+from croupier.service.accounts import AccountService, User
 from croupier.service.casino import Casino
+from croupier.service.casino_records import Subscription
 from croupier.service.ledger import Ledger
 from croupier.storage.database import WalCheckpointer
 
@@ -55,34 +58,139 @@ def database_url(url: str | None) -> str:
     return url
 
 
+class CasinoPort(Protocol):
+    """How the server reaches its casino: a thread of this process (:class:`ThreadPort`) or a process of its own
+    (:class:`croupier.server.casino_process.CasinoProcess`). A call names a :class:`Casino` method (``Casino.tables``)
+    and its arguments."""
+
+    def call(self, method: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run ``method`` on the casino and return its answer (blocking; not from the event loop)."""
+        ...
+
+    def submit(
+        self,
+        method: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        done: Done,
+        *,
+        bet: bool = False,
+        grouped: bool = False,
+    ) -> None:
+        """Run it, then ``done(ok, answer_or_exception)`` on the running event loop (``bet``: a ``place_bet``, grouped
+        with the bets beside it; ``grouped``: in a group commit of its own)."""
+        ...
+
+    def open_stream(self, user: User, table_id: str) -> tuple[Any, Subscription]:
+        """The table as ``user`` sees it now and a subscription to its later events, with no event between."""
+        ...
+
+    def close_stream(self, sub: Subscription) -> None:
+        """Stop queueing events for ``sub``."""
+        ...
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Finish the calls already made; later calls raise ``RuntimeError``."""
+        ...
+
+
+class ThreadPort:
+    """The casino on a thread of this process (:class:`CasinoWorker`)."""
+
+    def __init__(self, casino: Casino, worker: CasinoWorker) -> None:
+        self.casino, self.worker = casino, worker
+
+    def call(self, method: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """:meth:`CasinoPort.call`."""
+        return self.worker.call(partial(method, self.casino, *args, **kwargs))
+
+    def submit(
+        self,
+        method: Callable[..., Any],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+        done: Done,
+        *,
+        bet: bool = False,
+        grouped: bool = False,
+    ) -> None:
+        """:meth:`CasinoPort.submit`."""
+        self.worker.submit(partial(method, self.casino, *args, **kwargs), done, bet=bet, grouped=grouped)
+
+    def open_stream(self, user: User, table_id: str) -> tuple[Any, Subscription]:
+        """:meth:`CasinoPort.open_stream`: one call on the casino's thread."""
+        casino = self.casino
+
+        def both() -> tuple[Any, Subscription]:
+            return casino.table_view(user, table_id), casino.subscribe(table_id)
+
+        return self.worker.call(both)
+
+    def close_stream(self, sub: Subscription) -> None:
+        """:meth:`CasinoPort.close_stream`."""
+        self.worker.call(partial(self.casino.unsubscribe, sub))
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """:meth:`CasinoPort.stop`."""
+        self.worker.stop(timeout)
+
+
 @dataclass
 class Services:
-    """What the routes call. Every call into the casino (commands, the clock, subscriptions) runs on its one
-    thread, in arrival order (:class:`~croupier.server.worker.CasinoWorker`; bets queued together are committed
-    together). The accounts and the ledger's readings are safe to call side by side."""
+    """What the routes call. Every call into the casino (commands, the clock, subscriptions) goes through ``port``,
+    in arrival order: by default a thread of this process (:class:`ThreadPort`; bets queued together are committed
+    together); ``croupier serve`` gives the casino a process of its own instead (``casino`` is then None here).
+    The accounts and the ledger's readings are safe to call side by side."""
 
     accounts: AccountService
     ledger: Ledger
-    casino: Casino
+    casino: Casino | None = None
     engine: Engine | None = None
-    worker: CasinoWorker = field(init=False)
     checkpointer: WalCheckpointer | None = None
+    port: CasinoPort = field(default=None)  # type: ignore[assignment]
+    worker: CasinoWorker | None = field(init=False, default=None)
 
     def __post_init__(self) -> None:
-        self.worker = CasinoWorker(self.casino)
+        if self.port is None:
+            if self.casino is None:
+                raise ValueError("Services need a casino or a port to one.")
+            self.worker = CasinoWorker(self.casino)
+            self.port = ThreadPort(self.casino, self.worker)
 
-    def at_casino(self, call: Callable[[], T]) -> T:
-        """Run ``call`` (a casino method) on the casino's thread and return its answer."""
-        return self.worker.call(call)
+    def at_casino(self, method: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run ``Casino.<method>(*args, **kwargs)`` and return its answer (blocking; from a worker thread)."""
+        return self.port.call(method, *args, **kwargs)
 
-    async def casino_call(self, call: Callable[[], T], *, bet: bool = False, grouped: bool = False) -> T:
-        """Await ``call`` on the casino's thread (``bet=True``: a ``place_bet``, which may be grouped with others;
-        ``grouped=True``: in a group commit of its own)."""
-        return await self.worker.run(call, bet=bet, grouped=grouped)
+    async def casino_call(self, method: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Await ``Casino.<method>(*args, **kwargs)``."""
+        return await self._run(method, args, kwargs, bet=False, grouped=False)
+
+    async def casino_bet(self, method: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Await a ``place_bet``, which may be committed in a group with the bets queued beside it."""
+        return await self._run(method, args, kwargs, bet=True, grouped=False)
+
+    async def casino_grouped(self, method: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Await a call run in a group commit of its own (the clock's tick of a table)."""
+        return await self._run(method, args, kwargs, bet=False, grouped=True)
+
+    async def _run(
+        self, method: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any], *, bet: bool, grouped: bool
+    ) -> T:
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+
+        def done(ok: bool, value: Any) -> None:
+            if not future.done():  # the awaiting task may have been cancelled meanwhile
+                if ok:
+                    future.set_result(value)
+                else:
+                    future.set_exception(value)
+
+        self.port.submit(method, args, kwargs, done, bet=bet, grouped=grouped)
+        return await future
 
     def close(self) -> None:
         """Finish the casino's queued calls and release the database connections."""
-        self.worker.stop()
+        self.port.stop()
         if self.checkpointer is not None:
             self.checkpointer.stop()
         if self.engine is not None:
@@ -103,6 +211,24 @@ def open_services(url: str, *, migrate: bool = True) -> Services:
     checkpointer = WalCheckpointer(engine)
     checkpointer.start()
     return Services(accounts=accounts, ledger=ledger, casino=casino, engine=engine, checkpointer=checkpointer)
+
+
+def open_process_services(url: str, *, tick_seconds: float | None = 0.1) -> Services:
+    """Services whose casino runs in a process of its own (:mod:`croupier.server.casino_process`: it opens and
+    migrates the database at ``url`` and runs the clock every ``tick_seconds``); this process keeps the accounts and
+    the ledger's readings on its own connections. Call it before this process starts any thread."""
+    from croupier.server.casino_process import CasinoProcess
+    from croupier.storage import SqlAccountStore, SqlLedgerStore, create_engine
+
+    port = CasinoProcess(url, tick_seconds=tick_seconds).start()
+    try:
+        engine = create_engine(url)
+        ledger = Ledger(SqlLedgerStore(engine))
+        accounts = AccountService(SqlAccountStore(engine))
+    except BaseException:
+        port.stop()
+        raise
+    return Services(accounts=accounts, ledger=ledger, engine=engine, port=port)
 
 
 def _crash_point(spec: str) -> tuple[str | None, int]:

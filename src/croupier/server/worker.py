@@ -44,6 +44,7 @@ class _Job:
     future: Future[Any] | None = None  # a blocking caller's
     loop: asyncio.AbstractEventLoop | None = None  # or a callback on this loop
     done: Done | None = None
+    tag: Any = None  # the casino's process: the request's number
 
 
 def _deliver(items: list[tuple[Done, bool, Any]]) -> None:
@@ -135,20 +136,25 @@ class CasinoWorker:
                     self._queue.put(None)  # stop after these
                     break
                 jobs.append(more)
-            start = 0
-            while start < len(jobs):
-                end = start
-                while end < len(jobs) and jobs[end].bet:
-                    end += 1
-                if end > start:
-                    self._run_group(jobs[start:end])
-                    start = end
-                elif jobs[start].grouped:
-                    self._run_group(jobs[start : start + 1])
-                    start += 1
-                else:
-                    self._run_one(jobs[start])
-                    start += 1
+            self.dispatch(jobs)
+
+    def dispatch(self, jobs: list[_Job]) -> None:
+        """Run ``jobs`` in order: consecutive bets in one group, a ``grouped`` job in a group of its own, any other
+        alone; each job's outcome goes to :meth:`_finish`."""
+        start = 0
+        while start < len(jobs):
+            end = start
+            while end < len(jobs) and jobs[end].bet:
+                end += 1
+            if end > start:
+                self._run_group(jobs[start:end])
+                start = end
+            elif jobs[start].grouped:
+                self._run_group(jobs[start : start + 1])
+                start += 1
+            else:
+                self._run_one(jobs[start])
+                start += 1
 
     def _run_one(self, job: _Job) -> None:
         try:
@@ -157,8 +163,7 @@ class CasinoWorker:
             outcome = (False, error)
         self._finish([job], [outcome])
 
-    @staticmethod
-    def _finish(jobs: list[_Job], outcomes: list[tuple[bool, Any]]) -> None:
+    def _finish(self, jobs: list[_Job], outcomes: list[tuple[bool, Any]]) -> None:
         """Hand each job its outcome: blocking callers at once, each event loop's callbacks in one wake-up."""
         by_loop: dict[asyncio.AbstractEventLoop, list[tuple[Done, bool, Any]]] = {}
         for job, (ok, value) in zip(jobs, outcomes, strict=True):

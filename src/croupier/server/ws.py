@@ -47,7 +47,7 @@ from croupier.server.routes import plain
 from croupier.server.schemas import ActCommand, BetCommand, Command, TableId
 from croupier.server.services import Services
 from croupier.service.accounts import User
-from croupier.service.casino import Subscription
+from croupier.service.casino import Casino, Subscription
 
 router = APIRouter()
 log = logging.getLogger(__name__)
@@ -100,14 +100,12 @@ async def table_events(
 
 
 def _open(svc: Services, user: User, table_id: str) -> tuple[Any, Subscription]:
-    def both() -> tuple[Any, Subscription]:  # one call on the casino's thread: no event falls between the two
-        return plain(svc.casino.table_view(user, table_id)), svc.casino.subscribe(table_id)
-
-    return svc.at_casino(both)
+    view, subscription = svc.port.open_stream(user, table_id)  # one call: no event falls between the two
+    return plain(view), subscription
 
 
 def _close(svc: Services, subscription: Subscription) -> None:
-    svc.at_casino(lambda: svc.casino.unsubscribe(subscription))
+    svc.port.close_stream(subscription)
 
 
 class _Client:
@@ -156,19 +154,16 @@ class _Client:
         except CroupierError as error:
             self.refused(command_id, error)
             return
-        user, table_id, casino = self.user, self.table_id, self.svc.casino
-        call: Callable[[], Any]
+        user, table_id = self.user, self.table_id
+        method: Callable[..., Any]
+        args: tuple[Any, ...]
+        kwargs: dict[str, Any] = {}
         if isinstance(command, BetCommand):
-            bet, key, status = command.bet.document(), command.key, 201
-
-            def call() -> Any:
-                return casino.place_bet(user, table_id, bet, key)
-
+            method, args, status = Casino.place_bet, (user, table_id, command.bet.document(), command.key), 201
         else:
-            act, status = command, 200
-
-            def call() -> Any:
-                return casino.act(user, table_id, act.action, act.key, box=act.box, hand=act.hand, amount=act.amount)
+            method, status = Casino.act, 200
+            args = (user, table_id, command.action, command.key)
+            kwargs = {"box": command.box, "hand": command.hand, "amount": command.amount}
 
         def done(ok: bool, value: Any) -> None:
             if ok:
@@ -179,7 +174,7 @@ class _Client:
                 log.error("command %r failed", command.type, exc_info=value)
                 self.answer({"type": "answer", "id": command.id, "status": 500, **_body("server_error", "failed")})
 
-        self.svc.worker.submit(call, done, bet=isinstance(command, BetCommand))
+        self.svc.port.submit(method, args, kwargs, done, bet=method is Casino.place_bet)
 
     def refused(self, command_id: Any, error: CroupierError) -> None:
         answer = {"type": "answer", "id": command_id, "status": status_of(error), **error.as_dict()}

@@ -141,6 +141,7 @@ class Casino:
         self._now: datetime | None = None
         self._deferred: list[str] | None = None  # inside batch(): the boundaries reported once it commits
         self._dirty: dict[str, RoundRecord] = {}  # inside batch(): the rounds to store whole before it commits
+        self._taps: list[Callable[[list[dict[str, Any]]], None]] = []
 
     # == plumbing =====================================================================================================
 
@@ -210,7 +211,16 @@ class Casino:
         for e in events:
             for sub in self._subscribers.get(e["table"], []):
                 sub.events.append(e)
+        if events:
+            for tap in self._taps:
+                tap(events)
         return events
+
+    def tap(self, receive: Callable[[list[dict[str, Any]]], None]) -> None:
+        """Hand every event of every table, as published (once durable, in order), to ``receive(events)`` as well:
+        how the casino's process forwards them to the server's (:mod:`croupier.server.casino_process`)."""
+        with self._lock:
+            self._taps.append(receive)
 
     @staticmethod
     def _require(who: User, *roles: Role) -> None:
