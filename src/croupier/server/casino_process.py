@@ -51,6 +51,8 @@ log = logging.getLogger(__name__)
 
 PLAIN, BET, GROUPED = 0, 1, 2  # how a request runs: alone, grouped with the bets beside it, in a group of its own
 START_TIMEOUT = 120.0
+LINGER = float(os.environ.get("LINGER", "0.002"))
+GATHER = int(os.environ.get("GATHER", "16"))
 PR_SET_PDEATHSIG = 1
 
 
@@ -130,7 +132,14 @@ def _serve(conn: Connection, casino: Casino, runner: _Runner) -> bool:
     """Run the requests waiting in the pipe (at most a group's worth); False once asked to stop."""
     jobs: list[_Job] = []
     stop = False
-    while len(jobs) < runner.max_group and conn.poll(0):
+    until = time.monotonic() + LINGER
+    while len(jobs) < runner.max_group:
+        if not conn.poll(0):
+            # A few bets more in the group cost far less than another commit: wait for them a moment.
+            if not (jobs and len(jobs) < GATHER and all(j.bet for j in jobs)):
+                break
+            if not conn.poll(max(0.0, until - time.monotonic())):
+                break
         request = pickle.loads(conn.recv_bytes())
         if request[0] == "stop":
             stop = True
@@ -145,9 +154,24 @@ def _serve(conn: Connection, casino: Casino, runner: _Runner) -> bool:
 
 
 def _send(conn: Connection, outbox: list[tuple[Any, ...]]) -> None:
-    if outbox:
-        conn.send_bytes(pickle.dumps(outbox, protocol=pickle.HIGHEST_PROTOCOL))
-        outbox.clear()
+    if not outbox:
+        return
+    try:
+        blob = pickle.dumps(outbox, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # one item cannot be pickled: it alone is replaced (an answer) or dropped (an event)
+        items = []
+        for item in outbox:
+            try:
+                pickle.dumps(item, protocol=pickle.HIGHEST_PROTOCOL)
+            except Exception as error:
+                log.error("cannot send %r to the server's process", item[0], exc_info=error)
+                if item[0] == "a":
+                    items.append(("a", item[1], False, RuntimeError(f"The answer cannot be sent: {error}")))
+            else:
+                items.append(item)
+        blob = pickle.dumps(items, protocol=pickle.HIGHEST_PROTOCOL)
+    outbox.clear()
+    conn.send_bytes(blob)
 
 
 @dataclass(slots=True)
@@ -201,13 +225,19 @@ class CasinoProcess:
         self._hub = _Hub()
         self._reader: threading.Thread | None = None
         self._stopping = False
+        self._dead = False
         self.pid: int | None = None
 
     # -- life ------------------------------------------------------------------------------------------------------
 
     def start(self) -> CasinoProcess:
-        """Start the casino's process (forked from this one, so call it before this process starts threads) and
-        wait until it has opened and migrated the database; ``RuntimeError`` if it could not."""
+        """Start the casino's process (forked from this one, so call it on the main thread before this process
+        starts other threads: the casino's process dies with the thread that forked it) and wait until it has opened
+        and migrated the database; ``RuntimeError`` if it could not."""
+        if threading.current_thread() is not threading.main_thread():
+            raise RuntimeError(
+                "Start the casino's process from the main thread: it dies with the thread that forks it."
+            )
         context = multiprocessing.get_context("fork")
         ours, theirs = context.Pipe(duplex=True)
         process = context.Process(
@@ -235,7 +265,8 @@ class CasinoProcess:
         """Let the casino's process finish the requests already sent, then end it (killed after ``timeout``)."""
         if self._stopping or self._process is None:
             return
-        self._stopping = True
+        with self._pending_lock:
+            self._stopping = True
         with contextlib.suppress(OSError, BrokenPipeError), self._send_lock:
             assert self._conn is not None
             self._conn.send_bytes(pickle.dumps(("stop",)))
@@ -245,6 +276,9 @@ class CasinoProcess:
             self._process.join(timeout)
         if self._reader is not None:
             self._reader.join(timeout)
+        self._fail_pending()
+        assert self._conn is not None
+        self._conn.close()
 
     # -- requests --------------------------------------------------------------------------------------------------
 
@@ -254,9 +288,9 @@ class CasinoProcess:
         name = method.__name__
         if getattr(Casino, name, None) is not method:
             raise TypeError(f"{method!r} is not a method of Casino.")
-        if self._stopping:
-            raise RuntimeError("The casino's process has stopped: it takes no more calls.")
         with self._pending_lock:
+            if self._stopping or self._dead:
+                raise RuntimeError("The casino's process has stopped: it takes no more calls.")
             self._next += 1
             tag = self._next
             self._pending[tag] = pending
@@ -339,6 +373,7 @@ class CasinoProcess:
 
     def _fail_pending(self) -> None:
         with self._pending_lock:
+            self._dead = True  # no call registers after this
             pending, self._pending = self._pending, {}
         error = RuntimeError("The casino's process has stopped.")
         for p in pending.values():

@@ -10,7 +10,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from croupier.service.accounts import AccountExists, SessionRecord, UnknownAccount, User
-from croupier.service.ledger import Entry, EntryDraft, Hold, LedgerTransaction, Round
+from croupier.service.ledger import Entry, EntryDraft, Hold, LedgerTransaction, Round, prepare_hold
 
 
 class MemoryLedgerStore:
@@ -62,6 +62,11 @@ class _MemoryLedgerTransaction:
 
     def find_entry(self, key: str) -> Entry | None:
         return self.store.by_key.get(key) or next((e for e in self.new_entries if e.key == key), None)
+
+    def prepare_hold(
+        self, round_id: str, accounts: Sequence[str], key: str, bet_ref: str
+    ) -> tuple[Round | None, dict[str, int], bool, Hold | None]:
+        return prepare_hold(self, round_id, accounts, key, bet_ref)
 
     def append_entry(self, draft: EntryDraft) -> Entry:
         entry = Entry.from_draft(len(self.store.entries) + len(self.new_entries) + 1, draft)

@@ -63,14 +63,16 @@ class FastStatement:
         finally:
             cursor.close()
 
-    def run_many(self, connection: Connection, rows: Sequence[Mapping[str, Any]]) -> None:
-        """Run once per row of ``rows`` (an ``executemany``); returns nothing."""
+    def run_many(self, connection: Connection, rows: Sequence[Mapping[str, Any]]) -> int:
+        """Run once per row of ``rows`` (an ``executemany``); the number of rows it changed in all."""
         if not rows:
-            return
+            return 0
         parameters: list[Any] = [self._parameters(r) for r in rows]
         cursor = connection.connection.dbapi_connection.cursor()  # type: ignore[union-attr]
         try:
             cursor.executemany(self.sql, parameters)
+            changed: int = cursor.rowcount
+            return changed
         except connection.dialect.loaded_dbapi.Error as error:
             raise _wrapped(self.sql, parameters, error, connection) from error
         finally:

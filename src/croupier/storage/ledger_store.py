@@ -19,7 +19,19 @@ from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from typing import Any, cast
 
-from sqlalchemy import Connection, Engine, Row, Table, bindparam, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Row,
+    Table,
+    bindparam,
+    insert,
+    literal_column,
+    null,
+    select,
+    union_all,
+    update,
+)
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 
@@ -35,6 +47,7 @@ from croupier.service.ledger import (
     Round,
     RoundStatus,
     account_kind,
+    prepare_hold,
 )
 from croupier.storage.database import read_engine
 from croupier.storage.fastpath import FastStatements
@@ -134,7 +147,6 @@ class _Statements:
         self.entry_postings = (
             select(POSTINGS).where(POSTINGS.c.entry_id == bindparam("entry_id")).order_by(POSTINGS.c.id)
         )
-        self.round_holds = select(HOLDS).where(HOLDS.c.round_id == bindparam("round_id")).order_by(HOLDS.c.entry_id)
         self.balance = select(ACCOUNTS.c.balance).where(ACCOUNTS.c.account == bindparam("account"))
 
 
@@ -187,6 +199,35 @@ class _Fast:
         )
     )
     put_hold = {"sqlite": FastStatements(_upsert_hold(sqlite)), "postgresql": FastStatements(_upsert_hold(postgresql))}
+    close_hold = FastStatements(
+        update(HOLDS)
+        .where(HOLDS.c.round_id == bindparam("round_id"), HOLDS.c.bet_ref == bindparam("bet_ref"))
+        .values(status=bindparam("status"), closed_by=bindparam("closed_by"), net=bindparam("net"))
+    )
+    round_holds = FastStatements(
+        select(*(HOLDS.c[c] for c in HOLD_COLUMNS))
+        .where(HOLDS.c.round_id == bindparam("round_id"))
+        .order_by(HOLDS.c.entry_id)
+    )
+    # SQLite: what a bet's hold reads first, in one statement (its write lock is the whole database's, held since
+    # BEGIN IMMEDIATE, so there is nothing to lock row by row): tagged rows of the round, the two accounts, the
+    # entry under the key and the bet's hold.
+    prepare_hold = FastStatements(
+        union_all(
+            select(
+                literal_column("'r'"), ROUNDS.c.round_id, ROUNDS.c.table_id, ROUNDS.c.status, ROUNDS.c.closed_by
+            ).where(ROUNDS.c.round_id == bindparam("round_id")),
+            select(literal_column("'a'"), ACCOUNTS.c.account, ACCOUNTS.c.balance, null(), null()).where(
+                ACCOUNTS.c.account.in_([bindparam("a0"), bindparam("a1")])
+            ),
+            select(literal_column("'e'"), ENTRIES.c.id, null(), null(), null()).where(
+                ENTRIES.c.key == bindparam("key")
+            ),
+            select(literal_column("'h'"), HOLDS.c.bet_ref, null(), null(), null()).where(
+                HOLDS.c.round_id == bindparam("round_id"), HOLDS.c.bet_ref == bindparam("bet_ref")
+            ),
+        )
+    )
 
 
 def _entry(row: Row[Any], postings: Sequence[Row[Any]]) -> Entry:
@@ -245,6 +286,29 @@ class _SqlLedgerTransaction:
             found = {account: balance for account, balance in self.connection.execute(self._sql.lock_accounts, params)}
         return found
 
+    def prepare_hold(
+        self, round_id: str, accounts: Sequence[str], key: str, bet_ref: str
+    ) -> tuple[Round | None, dict[str, int], bool, Hold | None]:
+        connection = self.connection
+        if connection.dialect.name != "sqlite" or len(accounts) != 2:
+            return prepare_hold(self, round_id, accounts, key, bet_ref)  # row locks, in the ledger's order
+        values = {"round_id": round_id, "a0": accounts[0], "a1": accounts[1], "key": key, "bet_ref": bet_ref}
+        record: Round | None = None
+        balances: dict[str, int] = {}
+        known = held = False
+        for tag, first, second, third, fourth in _Fast.prepare_hold.on(connection).run(connection, values):
+            if tag == "r":
+                record = Round(first, second, third, fourth)
+            elif tag == "a":
+                balances[first] = second
+            elif tag == "e":
+                known = True
+            else:
+                held = True
+        if len(balances) < len(set(accounts)):
+            balances = self.lock_accounts(accounts)  # creates the missing ones
+        return record, {a: balances[a] for a in accounts}, known, self.get_hold(round_id, bet_ref) if held else None
+
     def find_entry(self, key: str) -> Entry | None:
         if not _Fast.find_entry.on(self.connection).run(self.connection, {"key": key}):
             return None  # the usual case, on the hot path
@@ -302,6 +366,12 @@ class _SqlLedgerTransaction:
             for r in records
         ]
         connection = self.connection
+        if len(rows) > 1 and all(r.status != "open" for r in records):
+            # A settlement's or a void's: the holds exist, only their closing changes (an update costs less than
+            # an upsert); should any be missing, they are all written by the upsert below instead.
+            closing = _Fast.close_hold.on(connection)
+            if closing.run_many(connection, rows) == len(rows):
+                return
         fast = _Fast.put_hold["postgresql" if connection.dialect.name == "postgresql" else "sqlite"]
         if len(rows) == 1:
             fast.on(connection).run(connection, rows[0])
@@ -309,7 +379,8 @@ class _SqlLedgerTransaction:
             fast.on(connection).run_many(connection, rows)
 
     def round_holds(self, round_id: str) -> list[Hold]:
-        return [_hold(row) for row in self.connection.execute(self._sql.round_holds, {"round_id": round_id})]
+        rows = _Fast.round_holds.on(self.connection).run(self.connection, {"round_id": round_id})
+        return [Hold(*row) for row in rows]
 
     def balance(self, account: str) -> int:
         value = self.connection.scalar(self._sql.balance, {"account": account})
