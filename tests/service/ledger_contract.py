@@ -191,9 +191,23 @@ class LedgerContract:
         }
         round_ = ledger.round("r1")
         assert round_ is not None and (round_.status, round_.closed_by) == ("settled", entry.id)
-        # every stake passes through the table account; the loss goes on to the house
-        lose = [(p.account, p.amount) for p in entry.postings if p.bet_ref == "lose"]
-        assert lose == [(held("ana"), -100), (table_account("T1"), 100), (table_account("T1"), -100), (HOUSE, 100)]
+        # every stake passes through the table account; the losses go on to the house, the wins come from it; the
+        # moves are summed per player (the bets' own results are their holds' nets)
+        pairs = [(entry.postings[i], entry.postings[i + 1]) for i in range(0, len(entry.postings), 2)]
+        moves = sorted((out.account, into.account, into.amount) for out, into in pairs)
+        assert all(out.amount == -into.amount and out.bet_ref is None for out, into in pairs)
+        desk = table_account("T1")
+        assert moves == sorted(
+            [
+                (held("ana"), desk, 200),
+                (held("bo"), desk, 100),
+                (desk, wallet("ana"), 100),  # the winning stake back
+                (desk, wallet("bo"), 50 + 20 + 10),  # the push, half the surrender, the straight's stake
+                (desk, HOUSE, 100 + 20),  # the lost stake and the surrendered half
+                (HOUSE, wallet("ana"), 150),
+                (HOUSE, wallet("bo"), 350),
+            ]
+        )
         ledger.check()
 
     def test_settle_sent_twice_is_posted_once(self, ledger: Ledger) -> None:

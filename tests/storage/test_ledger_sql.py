@@ -32,12 +32,12 @@ class TestLedgerOnSql(LedgerContract):
         funded(ledger, ana=1000, bo=1000)
         for ref, player in (("b1", "ana"), ("b2", "bo")):
             ledger.hold(player, 100, table="T1", round_id="r1", bet_ref=ref, key=ref)
-        # a rule the ledger never meets, that fails the settlement's last posting
+        # a rule the ledger never meets, that fails the settlement's last posting (bo's lost stake to the house)
         if engine.dialect.name == "postgresql":
-            rule = "ALTER TABLE ledger_postings ADD CONSTRAINT no_b2 CHECK (bet_ref <> 'b2') NOT VALID"
+            rule = "ALTER TABLE ledger_postings ADD CONSTRAINT no_b2 CHECK (account <> 'house' OR amount < 0) NOT VALID"
         else:
             rule = (
-                "CREATE TRIGGER no_b2 BEFORE INSERT ON ledger_postings WHEN NEW.bet_ref = 'b2' "
+                "CREATE TRIGGER no_b2 BEFORE INSERT ON ledger_postings WHEN NEW.account = 'house' AND NEW.amount > 0 "
                 "BEGIN SELECT RAISE(ABORT, 'no_b2'); END"
             )
         with engine.begin() as connection:

@@ -119,9 +119,9 @@ def _casino_main(conn: Connection, url: str, tick_seconds: float | None, parent:
                 next_tick = time.monotonic() + tick_seconds
                 for table_id in casino.due():
                     runner.dispatch([_Job(partial(casino.tick, tables=[table_id]), False, True)])
+                    _send(conn, outbox)
                     if conn.poll(0) and not _serve(conn, casino, runner):  # bets wait one table's settlement
                         return
-            _send(conn, outbox)
     except (EOFError, OSError, BrokenPipeError):
         return  # the server's process is gone
     finally:
@@ -148,8 +148,7 @@ def _serve(conn: Connection, casino: Casino, runner: _Runner) -> bool:
         method = getattr(casino, name)
         jobs.append(_Job(partial(method, *args, **kwargs), mode == BET, mode == GROUPED, tag=tag))
     runner.dispatch(jobs)
-    if stop:
-        _send(conn, runner.outbox)
+    _send(conn, runner.outbox)  # the answers (and their events) leave at once
     return not stop
 
 

@@ -483,8 +483,9 @@ class Ledger:
         (``-stake`` a loss, ``0`` a push, ``+n`` a win of ``n``; a partial loss such as a surrender is ``-stake/2``).
 
         Each stake leaves the player's held account for the table account; from there the stake minus any loss
-        returns to the wallet and the loss goes to the house; a win is paid from the house to the wallet. The
-        key defaults to ``settle:<round_id>``. A round with no bets is settled with an empty entry."""
+        returns to the wallet and the loss goes to the house; a win is paid from the house to the wallet. The entry
+        posts these moves summed per player (per account pair), and each bet's hold records its own net. The key
+        defaults to ``settle:<round_id>``. A round with no bets is settled with an empty entry."""
         _check_id(round_id, "round")
         key = f"settle:{round_id}" if key is None else _check_id(key, "idempotency key")
         if not isinstance(results, Mapping):
@@ -518,11 +519,9 @@ class Ledger:
                     f"The results for round {round_id!r} do not match its open bets: {'; '.join(parts)}.",
                     rule=FULL_SETTLEMENT,
                 )
-            postings: list[Posting] = []
-            for h in open_holds:
-                postings += self._settlement_postings(h, nets[h.bet_ref])
+            postings = self._settlement_postings(open_holds, nets)
             table = open_holds[0].table if open_holds else (record.table if record else None)
-            draft = self._draft(key, "settle", digest, tuple(postings), round_id=round_id, table=table)
+            draft = self._draft(key, "settle", digest, postings, round_id=round_id, table=table)
             entry = tx.append_entry(draft)
             tx.put_holds([_close(h, "settled", entry.id, nets[h.bet_ref]) for h in open_holds])
             tx.put_round(Round(round_id, table, "settled", entry.id))
@@ -531,20 +530,33 @@ class Ledger:
         return self._transact(run)
 
     @staticmethod
-    def _settlement_postings(h: Hold, net: int) -> list[Posting]:
-        if net < -h.amount:
-            raise SettlementRejected(
-                f"Bet {h.bet_ref} cannot lose {-net}: it staked {h.amount}, and a bet loses at most its stake.",
-                rule=FULL_SETTLEMENT,
-            )
-        pocket, purse, desk = held(h.player), wallet(h.player), table_account(h.table)
-        returned, lost, won = h.amount + min(net, 0), -min(net, 0), max(net, 0)
-        moves = [(pocket, desk, h.amount), (desk, purse, returned), (desk, HOUSE, lost), (HOUSE, purse, won)]
+    def _settlement_postings(holds: Sequence[Hold], nets: Mapping[str, int]) -> tuple[Posting, ...]:
+        """The moves of a settlement, summed over the round's bets: each player's stakes from their held account to
+        the table account; from there what is not lost back to their wallet, and the losses to the house; the wins
+        from the house to the wallets. One pair of postings per move (a few per player, not several per bet: the
+        bets' own results are their holds' ``net``)."""
+        moves: dict[tuple[str, str], int] = {}
+        for h in holds:
+            net = nets[h.bet_ref]
+            if net < -h.amount:
+                raise SettlementRejected(
+                    f"Bet {h.bet_ref} cannot lose {-net}: it staked {h.amount}, and a bet loses at most its stake.",
+                    rule=FULL_SETTLEMENT,
+                )
+            pocket, purse, desk = held(h.player), wallet(h.player), table_account(h.table)
+            returned, lost, won = h.amount + min(net, 0), -min(net, 0), max(net, 0)
+            for move, amount in (
+                ((pocket, desk), h.amount),
+                ((desk, purse), returned),
+                ((desk, HOUSE), lost),
+                ((HOUSE, purse), won),
+            ):
+                if amount:
+                    moves[move] = moves.get(move, 0) + amount
         out: list[Posting] = []
-        for source, target, amount in moves:
-            if amount:
-                out += [Posting(source, -amount, h.bet_ref), Posting(target, amount, h.bet_ref)]
-        return out
+        for (source, target), amount in moves.items():
+            out += [Posting(source, -amount), Posting(target, amount)]
+        return tuple(out)
 
     def void(self, round_id: str, *, key: str | None = None, memo: str | None = None) -> Entry:
         """Void ``round_id``: every open stake goes back to its wallet, in one entry; the round takes no more
