@@ -51,8 +51,6 @@ log = logging.getLogger(__name__)
 
 PLAIN, BET, GROUPED = 0, 1, 2  # how a request runs: alone, grouped with the bets beside it, in a group of its own
 START_TIMEOUT = 120.0
-LINGER = float(os.environ.get("LINGER", "0.002"))
-GATHER = int(os.environ.get("GATHER", "16"))
 PR_SET_PDEATHSIG = 1
 
 
@@ -132,14 +130,7 @@ def _serve(conn: Connection, casino: Casino, runner: _Runner) -> bool:
     """Run the requests waiting in the pipe (at most a group's worth); False once asked to stop."""
     jobs: list[_Job] = []
     stop = False
-    until = time.monotonic() + LINGER
-    while len(jobs) < runner.max_group:
-        if not conn.poll(0):
-            # A few bets more in the group cost far less than another commit: wait for them a moment.
-            if not (jobs and len(jobs) < GATHER and all(j.bet for j in jobs)):
-                break
-            if not conn.poll(max(0.0, until - time.monotonic())):
-                break
+    while len(jobs) < runner.max_group and conn.poll(0):
         request = pickle.loads(conn.recv_bytes())
         if request[0] == "stop":
             stop = True

@@ -6,6 +6,7 @@ and folded into the document when it is next written whole."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -14,6 +15,7 @@ from typing import Any, cast
 
 import orjson
 from sqlalchemy import Engine, Table, bindparam, delete, func, insert, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from croupier.service.casino import AuditRecord, RoundChange, RoundRecord, RoundStatus, TableRecord, TableStatus
@@ -28,6 +30,20 @@ CHANGES = cast(Table, CasinoRoundChangeRow.__table__)
 ADD_CHANGE = FastStatements(
     insert(CHANGES).values({c: bindparam(c) for c in ("round_id", "at", "change")})
 )  # on a bet's hot path (croupier.storage.fastpath)
+ROUNDS = cast(Table, CasinoRoundRow.__table__)
+ROUND_COLUMNS = ("round_id", "table_id", "seq", "status", "data", "opened_at", "updated_at")
+
+
+def _upsert_round(dialect: Any) -> Any:
+    upsert = dialect.insert(ROUNDS).values({c: bindparam(c) for c in ROUND_COLUMNS})
+    return upsert.on_conflict_do_update(
+        index_elements=[ROUNDS.c.round_id], set_={c: upsert.excluded[c] for c in ROUND_COLUMNS[1:]}
+    )
+
+
+# A round written whole (each clock's tick writes two: the one settled, the one opened): on the fast path too.
+PUT_ROUND = {"sqlite": FastStatements(_upsert_round(sqlite)), "postgresql": FastStatements(_upsert_round(postgresql))}
+FOLD_CHANGES = FastStatements(delete(CHANGES).where(CHANGES.c.round_id == bindparam("round_id")))
 
 
 def _dumps(value: Any) -> str:
@@ -113,13 +129,20 @@ class SqlCasinoStore:
 
     def put_round(self, record: RoundRecord) -> None:
         """Insert or replace a round (whole: the changes appended to it are folded in and deleted)."""
-        with self._session() as session:
-            row = session.get(CasinoRoundRow, record.round_id) or CasinoRoundRow(round_id=record.round_id)
-            row.table_id, row.seq, row.status = record.table_id, record.seq, record.status
-            row.data = _dumps(record.data)
-            row.opened_at, row.updated_at = record.opened_at, record.updated_at
-            session.add(row)
-            session.execute(delete(CasinoRoundChangeRow).where(CasinoRoundChangeRow.round_id == record.round_id))
+        values = {
+            "round_id": record.round_id,
+            "table_id": record.table_id,
+            "seq": record.seq,
+            "status": record.status,
+            "data": _dumps(record.data),
+            "opened_at": record.opened_at,
+            "updated_at": record.updated_at,
+        }
+        joined = self._groups.joined()
+        with contextlib.nullcontext(joined) if joined is not None else self.engine.begin() as connection:
+            upsert = PUT_ROUND["postgresql" if connection.dialect.name == "postgresql" else "sqlite"]
+            upsert.on(connection).run(connection, values)
+            FOLD_CHANGES.on(connection).run(connection, {"round_id": record.round_id})
 
     def append_round(self, change: RoundChange, *, within: LedgerTransaction) -> None:
         """Add ``change`` to a stored round in the SQL ledger transaction ``within`` (on this store's database)."""

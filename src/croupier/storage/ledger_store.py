@@ -54,6 +54,7 @@ from croupier.storage.fastpath import FastStatements
 from croupier.storage.groups import commit_groups
 from croupier.storage.models import AccountRow, EntryRow, HoldRow, PostingRow, RoundRow
 
+MAX_FAST_LOCK = 400  # accounts locked by one compiled statement (beyond: SQLAlchemy's expanding IN)
 RETRYABLE_SQLSTATES = {"23505", "40001", "40P01"}  # unique violation, serialization failure, deadlock
 
 
@@ -174,15 +175,21 @@ class _Fast:
     lock_round = FastStatements(
         select(*ROUND_COLUMNS).where(ROUNDS.c.round_id == bindparam("round_id")).with_for_update()
     )
-    lock_accounts = {
-        n: FastStatements(
-            select(ACCOUNTS.c.account, ACCOUNTS.c.balance)
-            .where(ACCOUNTS.c.account.in_([bindparam(f"a{i}") for i in range(n)]))
-            .order_by(ACCOUNTS.c.account)
-            .with_for_update()
-        )
-        for n in (1, 2, 3, 4)
-    }
+    lock_accounts: dict[int, FastStatements] = {}  # by how many accounts (a settlement locks a few per player)
+
+    @classmethod
+    def lock(cls, n: int) -> FastStatements:
+        """The statement that locks ``n`` accounts (compiled on first use)."""
+        fast = cls.lock_accounts.get(n)
+        if fast is None:
+            fast = cls.lock_accounts[n] = FastStatements(
+                select(ACCOUNTS.c.account, ACCOUNTS.c.balance)
+                .where(ACCOUNTS.c.account.in_([bindparam(f"a{i}") for i in range(n)]))
+                .order_by(ACCOUNTS.c.account)
+                .with_for_update()
+            )
+        return fast
+
     find_entry = FastStatements(select(ENTRIES.c.id).where(ENTRIES.c.key == bindparam("key")))
     add_entry = FastStatements(insert(ENTRIES).values({c: bindparam(c) for c in ENTRY_COLUMNS}).returning(ENTRIES.c.id))
     add_postings = FastStatements(
@@ -273,8 +280,8 @@ class _SqlLedgerTransaction:
     def lock_accounts(self, accounts: Sequence[str]) -> dict[str, int]:
         if not accounts:
             return {}
-        if len(accounts) in _Fast.lock_accounts:
-            fast = _Fast.lock_accounts[len(accounts)].on(self.connection)
+        if len(accounts) <= MAX_FAST_LOCK:
+            fast = _Fast.lock(len(accounts)).on(self.connection)
             locked = fast.run(self.connection, {f"a{i}": a for i, a in enumerate(accounts)})
             if len(locked) == len(set(accounts)):
                 return {account: balance for account, balance in locked}
