@@ -289,9 +289,11 @@ class CasinoProcess:
             with self._send_lock:
                 assert self._conn is not None
                 self._conn.send_bytes(blob)
-        except BaseException:
+        except BaseException as error:
             with self._pending_lock:
                 self._pending.pop(tag, None)
+            if isinstance(error, OSError) and not self._stopping:
+                self._casino_died()  # the pipe is broken: the casino's process is gone
             raise
 
     def call(self, method: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -357,9 +359,13 @@ class CasinoProcess:
                 with contextlib.suppress(RuntimeError):  # the loop has closed: nobody is waiting any more
                     loop.call_soon_threadsafe(_deliver_all, answers)
         if not self._stopping:
-            log.critical("the casino's process has died: the server stops with it")
-            os.kill(os.getpid(), signal.SIGKILL)
+            self._casino_died()
         self._fail_pending()
+
+    @staticmethod
+    def _casino_died() -> None:
+        log.critical("the casino's process has died: the server stops with it")
+        os.kill(os.getpid(), signal.SIGKILL)
 
     def _fail_pending(self) -> None:
         with self._pending_lock:
