@@ -41,7 +41,7 @@ from functools import partial
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
-from croupier.server.worker import MAX_GROUP, CasinoWorker, Done, _Job
+from croupier.server.worker import CasinoWorker, Done, _Job
 from croupier.service.accounts import User
 from croupier.service.casino import Casino
 from croupier.service.casino_records import Subscription
@@ -51,6 +51,8 @@ log = logging.getLogger(__name__)
 
 PLAIN, BET, GROUPED = 0, 1, 2  # how a request runs: alone, grouped with the bets beside it, in a group of its own
 START_TIMEOUT = 120.0
+CASINO_GROUP = 128  # bets in one group at most: the first in line are answered sooner
+PRIORITY_PASSES = 8  # groups of waiting requests served before a table's tick (then the tick goes first)
 PR_SET_PDEATHSIG = 1
 
 
@@ -68,8 +70,8 @@ class _Runner(CasinoWorker):
     """The casino's process's worker: the thread worker's grouping, run on the process's main thread, its outcomes
     queued as answers in the outbox instead of handed to callers."""
 
-    def __init__(self, casino: Casino, outbox: list[tuple[Any, ...]]) -> None:
-        super().__init__(casino)
+    def __init__(self, casino: Casino, outbox: list[tuple[Any, ...]], max_group: int) -> None:
+        super().__init__(casino, max_group=max_group)
         self.outbox = outbox
 
     def _finish(self, jobs: list[_Job], outcomes: list[tuple[bool, Any]]) -> None:
@@ -86,7 +88,7 @@ def _die_with_parent() -> None:
             ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def _casino_main(conn: Connection, url: str, tick_seconds: float | None, parent: int) -> None:
+def _casino_main(conn: Connection, url: str, tick_seconds: float | None, parent: int, max_group: int) -> None:
     """The casino's process (module docstring)."""
     _die_with_parent()
     if os.getppid() != parent:  # the server's process died before the signal was armed
@@ -104,7 +106,7 @@ def _casino_main(conn: Connection, url: str, tick_seconds: float | None, parent:
     assert casino is not None
     outbox: list[tuple[Any, ...]] = []
     casino.tap(lambda events: outbox.extend(("e", e) for e in events))
-    runner = _Runner(casino, outbox)
+    runner = _Runner(casino, outbox, max_group)
     tune_collector()
     conn.send_bytes(pickle.dumps([("ready", os.getpid())]))
     next_tick = time.monotonic() + (tick_seconds or 0)
@@ -116,10 +118,14 @@ def _casino_main(conn: Connection, url: str, tick_seconds: float | None, parent:
             if tick_seconds and time.monotonic() >= next_tick:
                 next_tick = time.monotonic() + tick_seconds
                 for table_id in casino.due():
+                    # The waiting requests first (bets wait at most one table's settlement), then this table's turn.
+                    for _ in range(PRIORITY_PASSES):
+                        if not conn.poll(0):
+                            break
+                        if not _serve(conn, casino, runner):
+                            return
                     runner.dispatch([_Job(partial(casino.tick, tables=[table_id]), False, True)])
                     _send(conn, outbox)
-                    if conn.poll(0) and not _serve(conn, casino, runner):  # bets wait one table's settlement
-                        return
     except (EOFError, OSError, BrokenPipeError):
         return  # the server's process is gone
     finally:
@@ -202,7 +208,7 @@ class CasinoProcess:
     """The server's side of the casino's process (module docstring): :meth:`start`, then :meth:`call`,
     :meth:`submit`, :meth:`open_stream` / :meth:`close_stream`, and :meth:`stop`."""
 
-    def __init__(self, url: str, *, tick_seconds: float | None = 0.1, max_group: int = MAX_GROUP) -> None:
+    def __init__(self, url: str, *, tick_seconds: float | None = 0.1, max_group: int = CASINO_GROUP) -> None:
         self.url = url
         self.tick_seconds = tick_seconds
         self.max_group = max_group
@@ -231,7 +237,9 @@ class CasinoProcess:
         context = multiprocessing.get_context("fork")
         ours, theirs = context.Pipe(duplex=True)
         process = context.Process(
-            target=_casino_main, args=(theirs, self.url, self.tick_seconds, os.getpid()), name="croupier-casino"
+            target=_casino_main,
+            args=(theirs, self.url, self.tick_seconds, os.getpid(), self.max_group),
+            name="croupier-casino",
         )
         process.start()
         theirs.close()
