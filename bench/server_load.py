@@ -12,7 +12,10 @@ The last line printed is ``bets_per_s=… p50_ms=… p99_ms=… units_lost=…``
 latency of a bet request at the 50th and 99th percentile, and the units the ledger cannot account for).
 
 The WebSocket is opened with ``?batch=true`` (one message per poll with the events of that poll; ``--unbatched``
-reads one message per event instead). ``--command-rate R`` starts the server with ``croupier serve --command-rate R``
+reads one message per event instead). A batch is counted (its events' ``"seq":`` marks), not decoded: the load
+generator shares the machine with the server, and decoding some 25,000 events a second would slow the clock it
+times the answers with. The server's CPU is its process's and the casino's process's together.
+``--command-rate R`` starts the server with ``croupier serve --command-rate R``
 (the per-account command limit; default 20/s, the production setting): a figure measured with it raised is not the
 production figure, and the last line then says ``command_rate=R``.
 
