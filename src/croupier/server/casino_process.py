@@ -41,7 +41,7 @@ from functools import partial
 from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
-from croupier.server.worker import CasinoWorker, Done, _Job
+from croupier.server.worker import CasinoWorker, Done, _Job, hand_over
 from croupier.service.accounts import User
 from croupier.service.casino import Casino
 from croupier.service.casino_records import Subscription
@@ -344,7 +344,7 @@ class CasinoProcess:
                 items = pickle.loads(conn.recv_bytes())
             except (EOFError, OSError):
                 break
-            by_loop: dict[asyncio.AbstractEventLoop, list[tuple[Done, bool, Any]]] = {}
+            outcomes = []
             for item in items:
                 if item[0] == "e":
                     self._hub.publish(item[1])
@@ -356,16 +356,8 @@ class CasinoProcess:
                     continue
                 if ok and pending.stream is not None:  # subscribed before the next event is read: none is lost
                     value = (value, self._hub.add(pending.stream))
-                if pending.future is not None:
-                    if ok:
-                        pending.future.set_result(value)
-                    else:
-                        pending.future.set_exception(value)
-                elif pending.loop is not None and pending.done is not None:
-                    by_loop.setdefault(pending.loop, []).append((pending.done, ok, value))
-            for loop, answers in by_loop.items():
-                with contextlib.suppress(RuntimeError):  # the loop has closed: nobody is waiting any more
-                    loop.call_soon_threadsafe(_deliver_all, answers)
+                outcomes.append((pending.future, pending.loop, pending.done, ok, value))
+            hand_over(outcomes)
         if not self._stopping:
             self._casino_died()
         self._fail_pending()
@@ -386,11 +378,3 @@ class CasinoProcess:
             elif p.loop is not None and p.done is not None:
                 with contextlib.suppress(RuntimeError):
                     p.loop.call_soon_threadsafe(p.done, False, error)
-
-
-def _deliver_all(items: list[tuple[Done, bool, Any]]) -> None:
-    for done, ok, value in items:
-        try:
-            done(ok, value)
-        except Exception:  # one answer's failure must not lose the others
-            log.exception("delivering a casino answer failed")

@@ -29,7 +29,7 @@ from typing import Any, Protocol, TypeVar
 from sqlalchemy import Engine
 from sqlalchemy.engine import make_url
 
-from croupier.server.worker import CasinoWorker, Done
+from croupier.server.worker import CasinoWorker, Done, resolving
 from croupier.service.accounts import AccountService, User
 from croupier.service.casino import Casino
 from croupier.service.casino_records import Subscription
@@ -177,15 +177,7 @@ class Services:
         self, method: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any], *, bet: bool, grouped: bool
     ) -> T:
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-
-        def done(ok: bool, value: Any) -> None:
-            if not future.done():  # the awaiting task may have been cancelled meanwhile
-                if ok:
-                    future.set_result(value)
-                else:
-                    future.set_exception(value)
-
-        self.port.submit(method, args, kwargs, done, bet=bet, grouped=grouped)
+        self.port.submit(method, args, kwargs, resolving(future), bet=bet, grouped=grouped)
         return await future
 
     def close(self) -> None:

@@ -20,7 +20,7 @@ import contextlib
 import logging
 import queue
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -47,12 +47,45 @@ class _Job:
     tag: Any = None  # the casino's process: the request's number
 
 
-def _deliver(items: list[tuple[Done, bool, Any]]) -> None:
+def deliver(items: list[tuple[Done, bool, Any]]) -> None:
+    """Call each ``done(ok, value)`` (on the event loop the answers were handed to)."""
     for done, ok, value in items:
         try:
             done(ok, value)
         except Exception:  # one answer's failure must not lose the others
             log.exception("delivering a casino answer failed")
+
+
+def hand_over(
+    outcomes: Iterable[tuple[Future[Any] | None, asyncio.AbstractEventLoop | None, Done | None, bool, Any]],
+) -> None:
+    """Hand each outcome ``(future, loop, done, ok, value)`` to its caller: a blocking caller's future at once,
+    the callbacks of each event loop in one wake-up of that loop."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[tuple[Done, bool, Any]]] = {}
+    for future, loop, done, ok, value in outcomes:
+        if future is not None:
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+        elif loop is not None and done is not None:
+            by_loop.setdefault(loop, []).append((done, ok, value))
+    for loop, items in by_loop.items():
+        with contextlib.suppress(RuntimeError):  # the loop has closed: nobody is waiting any more
+            loop.call_soon_threadsafe(deliver, items)
+
+
+def resolving(future: asyncio.Future[T]) -> Done:
+    """The ``done`` callback that settles ``future`` (unless its awaiting task was cancelled meanwhile)."""
+
+    def done(ok: bool, value: Any) -> None:
+        if not future.done():
+            if ok:
+                future.set_result(value)
+            else:
+                future.set_exception(value)
+
+    return done
 
 
 class CasinoWorker:
@@ -100,15 +133,7 @@ class CasinoWorker:
     async def run(self, call: Callable[[], T], *, bet: bool = False, grouped: bool = False) -> T:
         """Await ``call`` run on the casino's thread (``bet`` and ``grouped`` as for :meth:`submit`)."""
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-
-        def done(ok: bool, value: Any) -> None:
-            if not future.done():  # the awaiting task may have been cancelled meanwhile
-                if ok:
-                    future.set_result(value)
-                else:
-                    future.set_exception(value)
-
-        self.submit(call, done, bet=bet, grouped=grouped)
+        self.submit(call, resolving(future), bet=bet, grouped=grouped)
         return await future
 
     def stop(self, timeout: float = 10.0) -> None:
@@ -165,18 +190,7 @@ class CasinoWorker:
 
     def _finish(self, jobs: list[_Job], outcomes: list[tuple[bool, Any]]) -> None:
         """Hand each job its outcome: blocking callers at once, each event loop's callbacks in one wake-up."""
-        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[Done, bool, Any]]] = {}
-        for job, (ok, value) in zip(jobs, outcomes, strict=True):
-            if job.future is not None:
-                if ok:
-                    job.future.set_result(value)
-                else:
-                    job.future.set_exception(value)
-            elif job.loop is not None and job.done is not None:
-                by_loop.setdefault(job.loop, []).append((job.done, ok, value))
-        for loop, items in by_loop.items():
-            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody is waiting any more
-                loop.call_soon_threadsafe(_deliver, items)
+        hand_over((j.future, j.loop, j.done, ok, value) for j, (ok, value) in zip(jobs, outcomes, strict=True))
 
     def _run_group(self, jobs: list[_Job]) -> None:
         # A lone bet too: the group's path (a savepoint on the open connection, the driver's commit) costs less than
