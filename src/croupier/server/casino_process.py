@@ -126,7 +126,7 @@ def _casino_main(conn: Connection, url: str, tick_seconds: float | None, parent:
                             return
                     runner.dispatch([_Job(partial(casino.tick, tables=[table_id]), False, True)])
                     _send(conn, outbox)
-    except (EOFError, OSError, BrokenPipeError):
+    except (EOFError, OSError):  # (BrokenPipeError is an OSError)
         return  # the server's process is gone
     finally:
         services.close()

@@ -15,13 +15,12 @@ from typing import Any, cast
 
 import orjson
 from sqlalchemy import Engine, Table, bindparam, delete, func, insert, select
-from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from croupier.service.casino import AuditRecord, RoundChange, RoundRecord, RoundStatus, TableRecord, TableStatus
 from croupier.service.ledger import LedgerTransaction
 from croupier.storage.database import read_engine
-from croupier.storage.fastpath import FastStatements
+from croupier.storage.fastpath import DialectStatements, FastStatements
 from croupier.storage.groups import commit_groups
 from croupier.storage.ledger_store import sql_connection
 from croupier.storage.models import CasinoAuditRow, CasinoRoundChangeRow, CasinoRoundRow, CasinoTableRow
@@ -42,7 +41,7 @@ def _upsert_round(dialect: Any) -> Any:
 
 
 # A round written whole (each clock's tick writes two: the one settled, the one opened): on the fast path too.
-PUT_ROUND = {"sqlite": FastStatements(_upsert_round(sqlite)), "postgresql": FastStatements(_upsert_round(postgresql))}
+PUT_ROUND = DialectStatements(_upsert_round)
 FOLD_CHANGES = FastStatements(delete(CHANGES).where(CHANGES.c.round_id == bindparam("round_id")))
 
 
@@ -140,8 +139,7 @@ class SqlCasinoStore:
         }
         joined = self._groups.joined()
         with contextlib.nullcontext(joined) if joined is not None else self.engine.begin() as connection:
-            upsert = PUT_ROUND["postgresql" if connection.dialect.name == "postgresql" else "sqlite"]
-            upsert.on(connection).run(connection, values)
+            PUT_ROUND.on(connection).run(connection, values)
             FOLD_CHANGES.on(connection).run(connection, {"round_id": record.round_id})
 
     def append_round(self, change: RoundChange, *, within: LedgerTransaction) -> None:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, cast
 
 from sqlalchemy import Connection
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Dialect
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.compiler import SQLCompiler
@@ -98,4 +99,22 @@ class FastStatements:
         fast = self._by_dialect.get(name)
         if fast is None:
             fast = self._by_dialect[name] = FastStatement(self.statement, connection.dialect)
+        return fast
+
+
+class DialectStatements:
+    """A statement written per dialect (an upsert: ``dialect.insert(...).on_conflict_do_update(...)``), built by
+    ``make(module)`` from ``sqlalchemy.dialects.sqlite`` or ``…postgresql`` and compiled on first use."""
+
+    def __init__(self, make: Callable[[Any], ClauseElement]) -> None:
+        self.make = make
+        self._by_dialect: dict[str, FastStatement] = {}
+
+    def on(self, connection: Connection) -> FastStatement:
+        """The statement built and compiled for ``connection``'s dialect."""
+        name = connection.dialect.name
+        fast = self._by_dialect.get(name)
+        if fast is None:
+            module = postgresql if name == "postgresql" else sqlite
+            fast = self._by_dialect[name] = FastStatement(self.make(module), connection.dialect)
         return fast

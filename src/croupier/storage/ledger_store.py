@@ -50,7 +50,7 @@ from croupier.service.ledger import (
     prepare_hold,
 )
 from croupier.storage.database import read_engine
-from croupier.storage.fastpath import FastStatements
+from croupier.storage.fastpath import DialectStatements, FastStatements
 from croupier.storage.groups import commit_groups
 from croupier.storage.models import AccountRow, EntryRow, HoldRow, PostingRow, RoundRow
 
@@ -205,7 +205,7 @@ class _Fast:
             HOLDS.c.round_id == bindparam("round_id"), HOLDS.c.bet_ref == bindparam("bet_ref")
         )
     )
-    put_hold = {"sqlite": FastStatements(_upsert_hold(sqlite)), "postgresql": FastStatements(_upsert_hold(postgresql))}
+    put_hold = DialectStatements(_upsert_hold)
     close_hold = FastStatements(
         update(HOLDS)
         .where(HOLDS.c.round_id == bindparam("round_id"), HOLDS.c.bet_ref == bindparam("bet_ref"))
@@ -379,7 +379,7 @@ class _SqlLedgerTransaction:
             closing = _Fast.close_hold.on(connection)
             if closing.run_many(connection, rows) == len(rows):
                 return
-        fast = _Fast.put_hold["postgresql" if connection.dialect.name == "postgresql" else "sqlite"]
+        fast = _Fast.put_hold
         if len(rows) == 1:
             fast.on(connection).run(connection, rows[0])
         else:
