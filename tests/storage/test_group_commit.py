@@ -441,3 +441,37 @@ def test_a_time_written_by_the_fast_path_reads_back_equal_through_the_orm(engine
     with pytest.raises((ValueError, StatementError)):
         Ledger(SqlLedgerStore(engine), clock=naive).credit("ana", 5, by="root", key="t3")
     assert [e.key for e in ledger.entries()] == ["t1", "t2"]
+
+
+def test_groups_keep_their_connection_and_a_failed_group_gives_it_up(engine: Engine) -> None:
+    store = SqlLedgerStore(engine)
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    with store.transaction() as tx:
+        tx.lock_accounts(["external", "wallet:ana"])
+
+    def group_connection(key: str, *, fail: bool = False) -> Connection:
+        with store.group():
+            with store.transaction() as tx:
+                tx.append_entry(credit_draft(key, at))
+            joined = commit_groups(engine).joined()
+            assert joined is not None
+            if fail:
+                raise RuntimeError("the group's block fails")
+            return joined
+
+    first = group_connection("c1")
+    assert group_connection("c2") is first  # the next group starts on the same connection
+    with pytest.raises(RuntimeError):
+        group_connection("c3", fail=True)
+    assert first.closed  # given up (and its transaction rolled back), not kept
+    third = group_connection("c4")
+    assert third is not first and not third.closed
+    with group_commit_fails(engine) as failed, pytest.raises(OperationalError):
+        group_connection("c5")
+    assert failed and third.closed  # discarded: its driver's transaction could not be trusted again
+    fourth = group_connection("c6")
+    assert fourth is not third
+    with store.transaction(write=False) as tx:
+        assert [e.key for e in tx.entries()] == ["c1", "c2", "c4", "c6"]
+    engine.dispose()  # the kept connection goes back with the engine's others
+    assert fourth.closed

@@ -10,8 +10,10 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, inspect, text
+from sqlalchemy.exc import OperationalError
 
-from croupier.storage import create_engine, current_revision, default_url, upgrade
+from croupier.service.ledger import RetryableConflict
+from croupier.storage import SqlLedgerStore, create_engine, current_revision, default_url, upgrade
 from croupier.storage.database import ENV_URL, MIGRATIONS
 from croupier.storage.models import Base
 
@@ -27,7 +29,7 @@ def head() -> str | None:
 # alembic's comparison trips over SQLAlchemy 2.1's PostgreSQL reflection with a harmless warning
 @pytest.mark.filterwarnings("ignore:Can't validate argument 'dialect_options'")
 def test_upgrade_from_empty_gives_the_models_schema(engine: Engine) -> None:
-    assert current_revision(engine) == head() == "0002"
+    assert current_revision(engine) == head() == "0003"
     with engine.connect() as connection:
         context = MigrationContext.configure(connection, opts={"compare_type": True, "compare_server_default": True})
         assert compare_metadata(context, Base.metadata) == []
@@ -54,6 +56,24 @@ def test_sqlite_runs_in_wal_mode_with_full_sync(sqlite_engine: Engine) -> None:
         assert connection.execute(text("PRAGMA journal_mode")).scalar() == "wal"
         assert connection.execute(text("PRAGMA synchronous")).scalar() == 2  # FULL
         assert connection.execute(text("PRAGMA foreign_keys")).scalar() == 1
+        assert connection.execute(text("PRAGMA temp_store")).scalar() == 2  # MEMORY: savepoints' journals
+
+
+def test_a_write_transaction_that_cannot_begin_raises_sqlalchemys_error(sqlite_engine: Engine) -> None:
+    """BEGIN IMMEDIATE runs on the driver's connection; a busy database still raises SQLAlchemy's
+    ``OperationalError`` (a lost race the ledger retries), and nothing is left begun."""
+    other = create_engine(sqlite_engine.url, busy_timeout=0.05)
+    try:
+        with sqlite_engine.begin() as holder:
+            holder.execute(text("UPDATE alembic_version SET version_num = version_num"))
+            with pytest.raises(OperationalError, match="database is locked"), other.begin():
+                pass
+            with pytest.raises(RetryableConflict), SqlLedgerStore(other).transaction():
+                pass
+        with other.begin() as connection:  # once the holder is done, the same engine begins at once
+            assert connection.execute(text("SELECT count(*) FROM alembic_version")).scalar() == 1
+    finally:
+        other.dispose()
 
 
 def test_the_default_database_is_a_sqlite_file(monkeypatch: pytest.MonkeyPatch) -> None:

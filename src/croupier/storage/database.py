@@ -17,6 +17,7 @@ from typing import Any
 import sqlalchemy
 from sqlalchemy import Engine, event
 from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import ConnectionPoolEntry
 
 ENV_URL = "CROUPIER_DATABASE_URL"
@@ -56,12 +57,21 @@ def _set_up_sqlite(engine: Engine) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=FULL")
         cursor.execute("PRAGMA foreign_keys=ON")
+        # A bet's savepoint keeps the pages it changes in a statement journal: in memory rather than a temporary
+        # file (a settlement's would otherwise spill to disk, costing it a fifth of its time).
+        cursor.execute("PRAGMA temp_store=MEMORY")
         cursor.close()
 
     @event.listens_for(engine, "begin")
     def _begin(connection: sqlalchemy.Connection) -> None:
         read_only = connection.get_execution_options().get(READ_ONLY, False)
-        connection.exec_driver_sql("BEGIN" if read_only else "BEGIN IMMEDIATE")
+        sql = "BEGIN" if read_only else "BEGIN IMMEDIATE"
+        # On the driver's connection: through ``exec_driver_sql`` a BEGIN costs as much Python as a bet's statement.
+        driver = connection.connection.driver_connection
+        try:
+            driver.execute(sql)  # type: ignore[union-attr]
+        except sqlite3.Error as error:
+            raise DBAPIError.instance(sql, (), error, sqlite3.Error) from error
 
 
 class WalCheckpointer:

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-from sqlalchemy import Connection, Engine, RootTransaction
+from sqlalchemy import Connection, Engine, RootTransaction, event
 
 
 @dataclass
@@ -27,19 +27,26 @@ class _Group:
 
 
 class CommitGroups:
-    """The open group commit of one engine (at most one at a time)."""
+    """The open group commit of one engine (at most one at a time).
+
+    The groups keep one connection from one to the next (a group every few milliseconds would otherwise check a
+    connection out of the pool and reset it back in each time); a group that fails gives it up, and :meth:`close`
+    returns it to the pool (as the engine's disposal does)."""
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._group: _Group | None = None
+        self._kept: Connection | None = None
+        event.listen(engine, "engine_disposed", lambda _engine: self.close())
 
     @contextmanager
     def group(self) -> Iterator[None]:
         """Open a group commit (module docstring) on this thread."""
         if self._group is not None:
             raise RuntimeError("A group commit is already open on this database.")
-        connection = self.engine.connect()
+        connection, self._kept = self._kept or self.engine.connect(), None
         group = self._group = _Group(threading.get_ident(), connection)
+        clean = False
         try:
             yield
             if group.transaction is not None:
@@ -51,9 +58,19 @@ class CommitGroups:
                     # group's transaction. Discard it instead (closing it rolls back at the database).
                     connection.invalidate()
                     raise
+            clean = True
         finally:
             self._group = None
-            connection.close()  # rolls back whatever was not committed
+            if clean and not connection.closed and not connection.invalidated:
+                self._kept = connection  # committed (or never begun): the next group starts on it
+            else:
+                connection.close()  # rolls back whatever was not committed
+
+    def close(self) -> None:
+        """Return the connection kept between groups to the pool."""
+        kept, self._kept = self._kept, None
+        if kept is not None:
+            kept.close()
 
     def joined(self) -> Connection | None:
         """The open group's connection, its transaction begun, when this thread opened a group; else None."""

@@ -14,7 +14,6 @@ from sqlalchemy import (
     Dialect,
     Float,
     ForeignKey,
-    Index,
     Integer,
     MetaData,
     String,
@@ -99,7 +98,7 @@ class PostingRow(Base):
 
     id: Mapped[int] = mapped_column(Id, primary_key=True, autoincrement=True)
     entry_id: Mapped[int] = mapped_column(ForeignKey("ledger_entries.id"), index=True)
-    account: Mapped[str] = mapped_column(ForeignKey("ledger_accounts.account"), index=True)
+    account: Mapped[str] = mapped_column(ForeignKey("ledger_accounts.account"))
     amount: Mapped[int] = mapped_column(BigInteger)
     bet_ref: Mapped[str | None] = mapped_column(String(128))
 
@@ -123,7 +122,6 @@ class HoldRow(Base):
     __table_args__ = (
         CheckConstraint("amount > 0", name="positive"),
         CheckConstraint("status IN ('open', 'settled', 'voided')", name="status"),
-        Index("ix_ledger_holds_player_status", "player", "status"),
     )
 
     round_id: Mapped[str] = mapped_column(ForeignKey("ledger_rounds.round_id"), primary_key=True)
@@ -133,7 +131,7 @@ class HoldRow(Base):
     amount: Mapped[int] = mapped_column(BigInteger)
     entry_id: Mapped[int] = mapped_column(ForeignKey("ledger_entries.id"), unique=True)
     status: Mapped[str] = mapped_column(String(16))
-    closed_by: Mapped[int | None] = mapped_column(ForeignKey("ledger_entries.id"), index=True)
+    closed_by: Mapped[int | None] = mapped_column(ForeignKey("ledger_entries.id"))
     net: Mapped[int | None] = mapped_column(BigInteger)
 
 
