@@ -1,10 +1,12 @@
 """Load benchmark of the table server (issue 5; not a test).
 
-Starts its own ``croupier serve`` on a fresh SQLite database on loopback, bootstraps an admin, creates N players
-with money, opens RNG roulette tables, logs every player in and opens its WebSocket, then runs the N players
-concurrently for S seconds (the clock starts once all are connected): each keeps its WebSocket on its table (the
-events are read and counted) and places bets one after another, each with its own idempotency key, over that
-WebSocket (the socket's commands; ``--rest`` sends them as ``POST /api/tables/{id}/bets`` instead). Then
+Starts its own ``croupier serve`` on a fresh SQLite database on loopback, bootstraps an admin, opens RNG roulette
+tables with 2 s betting windows, one after another a share of a window apart (as a casino's tables open: their bells
+do not all ring at once; ``--aligned`` opens them together, so that every table settles in the same instant each
+round, the worst case), creates N players with money, logs every player in and opens its WebSocket, then runs the
+N players concurrently for S seconds (the clock starts once all are connected): each keeps its WebSocket on its
+table (the events are read and counted) and places bets one after another, each with its own idempotency key, over
+that WebSocket (the socket's commands; ``--rest`` sends them as ``POST /api/tables/{id}/bets`` instead). Then
 it waits for the open rounds to settle and checks the ledger: the money credited must equal the players'
 wallets plus the house's result, to the unit.
 
@@ -20,7 +22,8 @@ times the answers with. The server's CPU is its process's and the casino's proce
 production figure, and the last line then says ``command_rate=R``.
 
 Run: ``.venv/bin/python bench/server_load.py [--seconds S] [--players N] [--tables T] [--unbatched] [--rest]
-[--command-rate R] [--rate B]``.
+[--command-rate R] [--rate B] [--aligned]``. The load generator runs on uvloop where it is installed (as the
+server does).
 
 Each player bets as fast as its answers come (a closed loop: the server is saturated, and the latency is then mostly
 the queue of the other players' bets), or, with ``--rate B``, on a schedule of B bets a second (the n-th bet is sent
@@ -43,6 +46,7 @@ import sys
 import tempfile
 import time
 import uuid
+from collections.abc import Coroutine
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +59,7 @@ BATCH_PREFIX = '{"type":"events",'  # how the server's batched event messages be
 EVENT_MARK = '"seq":'  # once in each event (its number on the table)
 CREDIT = 10_000_000
 STAKE = 10
+BETTING_SECONDS = 2.0
 
 
 def free_port() -> int:
@@ -187,14 +192,17 @@ async def run(
     rest: bool,
     server_pid: int,
     pace: float,
+    aligned: bool,
 ) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=players + 10, max_keepalive_connections=players + 10)
     async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as client:
         await wait_ready(client)
         admin = await login(client, ADMIN)
         for t in range(tables):
-            body = {"table_id": f"load{t}", "game": "roulette", "betting_seconds": 2.0}
+            body = {"table_id": f"load{t}", "game": "roulette", "betting_seconds": BETTING_SECONDS}
             (await client.post("/api/tables", json=body, headers=admin)).raise_for_status()
+            if not aligned:  # the next table opens a share of a window later: the bells do not all ring at once
+                await asyncio.sleep(BETTING_SECONDS / tables)
         names = [f"p{i}" for i in range(players)]
         for name in names:
             r = await client.post("/api/accounts", json={"username": name, "password": PASSWORD}, headers=admin)
@@ -257,6 +265,17 @@ async def run(
         }
 
 
+def run_loop(main: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
+    """Run the load generator's coroutine on uvloop where it is installed (the server's own loop; the generator
+    shares the machine with the server, and uvloop spends about half of asyncio's CPU on the same sockets), else on
+    asyncio's."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=20.0)
@@ -268,6 +287,7 @@ def main() -> None:
     parser.add_argument(
         "--rate", type=float, default=0.0, help="each player's bets per second (default 0: as fast as answered)"
     )
+    parser.add_argument("--aligned", action="store_true", help="open the tables at once: every bell rings together")
     args = parser.parse_args()
     rate = ["--command-rate", str(args.command_rate)] if args.command_rate is not None else []
     with tempfile.TemporaryDirectory() as folder:
@@ -290,7 +310,7 @@ def main() -> None:
         )
         try:
             base = f"http://127.0.0.1:{port}"
-            out = asyncio.run(
+            out = run_loop(
                 run(
                     args.seconds,
                     args.players,
@@ -300,6 +320,7 @@ def main() -> None:
                     rest=args.rest,
                     server_pid=server.pid,
                     pace=args.rate,
+                    aligned=args.aligned,
                 )
             )
         finally:
@@ -315,6 +336,7 @@ def main() -> None:
         f"units_lost={out['units_lost']}"
         + (f" command_rate={args.command_rate:g}" if rate else "")
         + (f" rate={args.rate:g}" if args.rate else "")
+        + (" aligned" if args.aligned else "")
     )
 
 
