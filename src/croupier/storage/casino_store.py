@@ -43,6 +43,11 @@ def _upsert_round(dialect: Any) -> Any:
 # A round written whole (each clock's tick writes two: the one settled, the one opened): on the fast path too.
 PUT_ROUND = DialectStatements(_upsert_round)
 FOLD_CHANGES = FastStatements(delete(CHANGES).where(CHANGES.c.round_id == bindparam("round_id")))
+# Every settlement writes an audit line (in the clock's tick, where an ORM session cost a tenth of the tick).
+AUDIT = cast(Table, CasinoAuditRow.__table__)
+ADD_AUDIT = FastStatements(
+    insert(AUDIT).values({c: bindparam(c) for c in ("at", "actor", "action", "table_id", "detail")})
+)
 
 
 def _dumps(value: Any) -> str:
@@ -168,9 +173,16 @@ class SqlCasinoStore:
 
     def add_audit(self, at: datetime, actor: str, action: str, table_id: str | None, detail: dict[str, Any]) -> None:
         """Append to the audit log."""
-        with self._session() as session:
-            text = json.dumps(detail, sort_keys=True, default=str)
-            session.add(CasinoAuditRow(at=at, actor=actor, action=action, table_id=table_id, detail=text))
+        values = {
+            "at": at,
+            "actor": actor,
+            "action": action,
+            "table_id": table_id,
+            "detail": json.dumps(detail, sort_keys=True, default=str),
+        }
+        joined = self._groups.joined()
+        with contextlib.nullcontext(joined) if joined is not None else self.engine.begin() as connection:
+            ADD_AUDIT.on(connection).run(connection, values)
 
     def audit(self, since: datetime | None = None) -> list[AuditRecord]:
         """The audit log from ``since``."""
