@@ -9,12 +9,12 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime
 from typing import Any, cast
 
 import orjson
-from sqlalchemy import Engine, Table, bindparam, delete, func, insert, select
+from sqlalchemy import Connection, Engine, Table, bindparam, delete, func, insert, select
 from sqlalchemy.orm import Session
 
 from croupier.service.casino import AuditRecord, RoundChange, RoundRecord, RoundStatus, TableRecord, TableStatus
@@ -104,6 +104,11 @@ class SqlCasinoStore:
         with Session(self.engine if write else self._reader, expire_on_commit=False) as session, session.begin():
             yield session
 
+    def _writing(self) -> AbstractContextManager[Connection]:
+        """The connection for a fast-path write: the open group's on this thread, else a transaction of its own."""
+        joined = self._groups.joined()
+        return contextlib.nullcontext(joined) if joined is not None else self.engine.begin()
+
     def put_table(self, record: TableRecord) -> None:
         """Insert or replace a table."""
         with self._session() as session:
@@ -142,8 +147,7 @@ class SqlCasinoStore:
             "opened_at": record.opened_at,
             "updated_at": record.updated_at,
         }
-        joined = self._groups.joined()
-        with contextlib.nullcontext(joined) if joined is not None else self.engine.begin() as connection:
+        with self._writing() as connection:
             PUT_ROUND.on(connection).run(connection, values)
             FOLD_CHANGES.on(connection).run(connection, {"round_id": record.round_id})
 
@@ -180,8 +184,7 @@ class SqlCasinoStore:
             "table_id": table_id,
             "detail": json.dumps(detail, sort_keys=True, default=str),
         }
-        joined = self._groups.joined()
-        with contextlib.nullcontext(joined) if joined is not None else self.engine.begin() as connection:
+        with self._writing() as connection:
             ADD_AUDIT.on(connection).run(connection, values)
 
     def audit(self, since: datetime | None = None) -> list[AuditRecord]:

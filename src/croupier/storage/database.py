@@ -17,8 +17,9 @@ from typing import Any
 import sqlalchemy
 from sqlalchemy import Engine, event
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.pool import ConnectionPoolEntry
+
+from croupier.storage.fastpath import driver_error
 
 ENV_URL = "CROUPIER_DATABASE_URL"
 DEFAULT_FILE = "croupier.sqlite3"
@@ -71,7 +72,7 @@ def _set_up_sqlite(engine: Engine) -> None:
         try:
             driver.execute(sql)  # type: ignore[union-attr]
         except sqlite3.Error as error:
-            raise DBAPIError.instance(sql, (), error, sqlite3.Error) from error
+            raise driver_error(sql, (), error, connection) from error
 
 
 class WalCheckpointer:

@@ -60,7 +60,7 @@ class FastStatement:
             cursor.execute(self.sql, parameters)
             return list(cursor.fetchall()) if cursor.description is not None else []
         except connection.dialect.loaded_dbapi.Error as error:
-            raise _wrapped(self.sql, parameters, error, connection) from error
+            raise driver_error(self.sql, parameters, error, connection) from error
         finally:
             cursor.close()
 
@@ -75,12 +75,13 @@ class FastStatement:
             changed: int = cursor.rowcount
             return changed
         except connection.dialect.loaded_dbapi.Error as error:
-            raise _wrapped(self.sql, parameters, error, connection) from error
+            raise driver_error(self.sql, parameters, error, connection) from error
         finally:
             cursor.close()
 
 
-def _wrapped(sql: str, parameters: Any, error: Exception, connection: Connection) -> Exception:
+def driver_error(sql: str, parameters: Any, error: Exception, connection: Connection) -> Exception:
+    """The driver's ``error`` for ``sql`` as SQLAlchemy's own exception (``OperationalError``, ``IntegrityError``…)."""
     dbapi_error = connection.dialect.loaded_dbapi.Error
     wrapped: Exception = DBAPIError.instance(sql, parameters, error, dbapi_error, dialect=connection.dialect)
     return wrapped
