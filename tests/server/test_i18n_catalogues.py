@@ -14,7 +14,7 @@ import pytest
 from croupier.roulette.rules import BET_IDS as ROULETTE_BETS
 from croupier.roulette.rules import STATUTE as ROULETTE_STATUTE
 from croupier.server.ui import WEB
-from croupier.service.casino_info import rules_info
+from croupier.service.table_games import rules_info
 from croupier.sicbo.rules import BET_IDS as SICBO_BETS
 from croupier.sicbo.rules import STATUTE as SICBO_STATUTE
 

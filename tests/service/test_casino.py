@@ -256,7 +256,7 @@ class CasinoContract:
                 c.place_bet(ana, "B1", {"box": 1, "main": 10}, f"m{i}")  # BJ 13.5.4: a main bet every round
         # ana did not bet in the last round: a streak still open was forfeited (BJ 13.5.4)
         steps = [s for r in world.store.rounds("B1") for s in r.data["steps"]]
-        streak_open = world.casino._tables["B1"].engine.open_streaks  # type: ignore[union-attr]
+        streak_open = world.casino._tables["B1"].game.engine.open_streaks  # type: ignore[attr-defined]
         assert not streak_open
         assert {"t": "bet", "ref": "b1", "player": "ana"}.items() <= steps[0].items()
         world.check()

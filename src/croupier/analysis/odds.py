@@ -211,9 +211,12 @@ def sicbo_odds(rules: SicBoRules | None = None) -> list[BetOdds]:
 
 
 def odds_table(game: str, rules: Any = None) -> list[BetOdds]:
-    """The odds of every bet of ``game`` (``roulette`` or ``sicbo``)."""
-    if game == "roulette":
-        return roulette_odds(rules)
-    if game == "sicbo":
-        return sicbo_odds(rules)
-    raise ValueError(f"{game!r} has no odds table here (roulette or sicbo)")
+    """The odds of every bet of ``game``: its ``odds`` part in :data:`croupier.games.GAMES` (roulette, sic bo)."""
+    from croupier.games import game as game_of
+
+    try:
+        odds = game_of(game).part("odds")
+    except LookupError:
+        raise ValueError(f"{game!r} has no odds table here (roulette or sicbo)") from None
+    table: list[BetOdds] = odds(rules)
+    return table

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
-from croupier.blackjack.hand import Hand
+from croupier.blackjack.hand import Hand, HandState
 from croupier.primitives.cards import Card
 
 
@@ -18,6 +19,10 @@ class Bettor:
     streak: dict[int, int] = field(default_factory=dict)
     insurance: int = 0
     even_money: bool = False
+
+
+BoxState = tuple[dict[str, Any], list[tuple[Hand, HandState]], list[tuple[Bettor, int, bool]]]
+"""What :meth:`Box.save` keeps."""
 
 
 class Box:
@@ -40,10 +45,36 @@ class Box:
         self.surrendered = False
         self.cards_dealt = 0
 
+    def save(self) -> BoxState:
+        """The box's state in play (its flags, hands and the bettors' insurance and even money), to go back to
+        with :meth:`restore` when an all-or-nothing step is undone."""
+        state = dict(vars(self))
+        state["bettors"] = dict(self.bettors)
+        state["hands"] = list(self.hands)
+        state["first_two"] = list(self.first_two)
+        state["split_any_pair"] = list(self.split_any_pair)
+        hands = [(h, h.save()) for h in self.hands]
+        bettors = [(bt, bt.insurance, bt.even_money) for bt in self.bettors.values()]
+        return state, hands, bettors
+
+    def restore(self, saved: BoxState) -> None:
+        """Go back to a :meth:`save`."""
+        state, hands, bettors = saved
+        vars(self).clear()
+        vars(self).update(state)
+        for hand, hand_state in hands:
+            hand.restore(hand_state)
+        for bettor, insurance, even_money in bettors:
+            bettor.insurance = insurance
+            bettor.even_money = even_money
+
     @property
     def has_main(self) -> bool:
         """Some bettor has a main bet here."""
-        return any(b.main for b in self.bettors.values())
+        for b in self.bettors.values():
+            if b.main:
+                return True
+        return False
 
     @property
     def is_blackjack(self) -> bool:

@@ -44,7 +44,14 @@ def is_natural(cards: list[Card]) -> bool:
 
 def is_ace_six(cards: list[Card]) -> bool:
     """The dealer holds exactly a 6 and an ace (BJ 6.6, the literal reading)."""
-    return len(cards) == 2 and {cards[0].rank, cards[1].rank} == {Rank.ACE, Rank.SIX}
+    # Two cards worth 7 in all, one of them an ace: the other is a six.
+    return len(cards) == 2 and cards[0].value + cards[1].value == 7 and (cards[0].is_ace or cards[1].is_ace)
+
+
+HandState = tuple[
+    list[Card], int, int, dict[str, int], bool, bool, bool, bool, HandStatus | None, dict[str, int], dict[str, int], int
+]
+"""What :meth:`Hand.save` keeps."""
 
 
 class Hand:
@@ -72,8 +79,12 @@ class Hand:
 
     def __init__(self, cards: list[Card], stakes: dict[str, int], *, from_split: bool = False) -> None:
         self.cards = cards
-        self.hard = sum(c.value for c in cards)
-        self.aces = sum(c.is_ace for c in cards)
+        hard = aces = 0
+        for c in cards:
+            hard += c.value
+            aces += c.is_ace
+        self.hard = hard
+        self.aces = aces
         self.stakes = stakes
         self.from_split = from_split
         self.split_ace = from_split and cards[0].rank is Rank.ACE
@@ -127,6 +138,20 @@ class Hand:
             or st is HandStatus.FIVE_CARD
             or (st is HandStatus.EVEN_MONEY)
         )
+
+    def save(self) -> HandState:
+        """The hand's state, to go back to with :meth:`restore` (an all-or-nothing step that is undone)."""
+        return (
+            list(self.cards), self.hard, self.aces, dict(self.stakes), self.from_split, self.split_ace, self.doubled,
+            self.done, self.status, dict(self.early_net), dict(self.any_pair_stakes), self.hidden,
+        )  # fmt: skip
+
+    def restore(self, state: HandState) -> None:
+        """Go back to a :meth:`save`."""
+        (
+            self.cards, self.hard, self.aces, self.stakes, self.from_split, self.split_ace, self.doubled,
+            self.done, self.status, self.early_net, self.any_pair_stakes, self.hidden,
+        ) = state  # fmt: skip
 
     def __repr__(self) -> str:
         return f"Hand({' '.join(map(str, self.cards))}, total={self.total}, status={self.status})"

@@ -11,18 +11,22 @@ order: hit/stand/double/split/surrender/five-card claim, followers' and Any Pair
 first and a refused one raises (:class:`IllegalAction`, :class:`OutOfTurn`, :class:`BetRejected`) with the rule
 id and changes nothing. The operations log is the round's history. What spans rounds (the shoe, open streak
 bets) lives on :class:`croupier.blackjack.table.BlackjackTable`.
+
+A scripted or live card source can refuse a card in the middle of a step (no card reported yet, a card the shoe
+no longer holds); which cards a step needs is only known as they come out, so such a step is undone from a
+restore point of the round's own state (:meth:`Box.save`, :meth:`Hand.save`) and the cards read go back to the
+source. A random shoe never refuses a card and takes no restore point.
 """
 
 from __future__ import annotations
 
-import copy
 from collections import deque
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, TypedDict, TypeVar
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from croupier.blackjack import settlement, sidebets
 from croupier.blackjack.box import Bettor, Box
-from croupier.blackjack.hand import Hand, HandStatus, best_total, hard_total, is_ace_six, is_natural
+from croupier.blackjack.hand import Hand, HandStatus, best_total, is_ace_six, is_natural
 from croupier.blackjack.operations import (
     OFFER_ACTIONS,
     PLAY_ACTIONS,
@@ -55,7 +59,7 @@ from croupier.blackjack.rules import (
     SideBet,
     SplitPairBy,
 )
-from croupier.errors import BetRejected, IllegalAction, OutOfTurn
+from croupier.errors import BetRejected, CroupierError, IllegalAction, OutOfTurn
 from croupier.money import check_stake
 from croupier.primitives.cards import Card, Rank
 from croupier.statute import LIMITS
@@ -76,6 +80,17 @@ class Who(TypedDict, total=False):
 
 T = TypeVar("T")
 
+_BETTING, _OFFERS, _PLAY, _SETTLED, _VOID = Phase.BETTING, Phase.OFFERS, Phase.PLAY, Phase.SETTLED, Phase.VOID
+_STOOD, _BUST, _DOUBLED, _BLACKJACK = HandStatus.STOOD, HandStatus.BUST, HandStatus.DOUBLED, HandStatus.BLACKJACK
+_HIT_STAND = ("hit", "stand")
+_HIT_STAND_CLAIM = ("hit", "stand", "claim_five_card")
+_CLAIM_STAND = ("claim_five_card", "stand")
+_SPLIT_STAND = ("split", "stand")
+_STAKE_ACTIONS = frozenset({"double", "split", "follow"})
+_STAKE_RULES = {"double": "BJ 17.1", "split": "BJ 16.2", "follow": "BJ 20.1"}
+_BETTING_CLOSED = BettingClosed()
+_SETTLED_OP = Settled()
+
 
 class BlackjackRound:
     """One round at a blackjack table. Made by :meth:`BlackjackTable.open_round`."""
@@ -95,6 +110,7 @@ class BlackjackRound:
         self._hand_i = 0
         self._after_questions: tuple[str, Box, int] | None = None
         self._players: list[str] = []
+        self._streaks_placed = False
         self._early_bj_known = False
         self.settlement: BlackjackSettlement | None = None
         self.streaks_after: list[StreakBet] = []
@@ -104,7 +120,7 @@ class BlackjackRound:
     @property
     def is_over(self) -> bool:
         """True once the round is settled or void."""
-        return self.phase in (Phase.SETTLED, Phase.VOID)
+        return self.phase is _SETTLED or self.phase is _VOID
 
     @property
     def pending(self) -> Decision | None:
@@ -129,20 +145,27 @@ class BlackjackRound:
         *,
         main: int = 0,
         side: Mapping[str, int] | None = None,
-        streak: Mapping[int, int] | None = None,
+        streak: Mapping[Any, int] | None = None,
     ) -> Bettor:
-        """Check a bettor's stakes on a box; return the bettor record as it would be, or raise BetRejected."""
+        """Check a bettor's stakes on a box; return the bettor record as it would be, or raise BetRejected.
+
+        Streak levels are 2-5 (:func:`croupier.blackjack.sidebets.parse_streak_level` also takes ``"2"`` …
+        ``"5"``). A bet that stakes nothing (no main, side or streak stake) is refused.
+        """
         r = self.rules
-        if self.phase is not Phase.BETTING:
+        if self.phase is not _BETTING:
             raise IllegalAction("Betting is closed for this round.", rule="BJ 5.1")
         if not isinstance(player, str) or not player:
             raise BetRejected(f"{player!r} is not a player name.", rule="BJ 3")
         if isinstance(box, bool) or not isinstance(box, int) or not 1 <= box <= r.boxes:
             raise BetRejected(f"Box {box!r} is not on this table: boxes are 1 to {r.boxes}.", rule="BJ 1")
+        if not main and not side and not streak:
+            raise BetRejected(
+                f"{player}'s bet on box {box} stakes nothing: a bet is a main bet, a side bet or a streak bet.",
+                rule="BJ 3",
+            )
         current = self.boxes.get(box)
-        existing = current.bettors.get(player) if current else None
-        side = dict(side or {})
-        streak = dict(streak or {})
+        existing = current.bettors.get(player) if current is not None else None
         if main:
             check_stake(
                 main,
@@ -155,51 +178,51 @@ class BlackjackRound:
             )
         elif main != 0:
             check_stake(main, bet_type="main", chip_unit=r.chip_unit, min_bet=r.min_bet, max_bet=r.max_bet)
-        for key, stake in side.items():
-            if key not in sidebets.SIDE_KEYS:
-                raise BetRejected(f"{key!r} is not a side bet ({', '.join(sidebets.SIDE_KEYS)}).", rule="BJ 13")
-            if SideBet(sidebets.side_kind(key)) not in r.side_bets_offered:
-                raise BetRejected(f"This table does not offer the {key} side bet.", rule="BJ 13")
-            check_stake(stake, bet_type=key, chip_unit=r.chip_unit, min_bet=r.min_bet, max_bet=r.max_bet)
-        merged = Bettor(
-            player,
-            (existing.main if existing else 0) + main,
-            dict(existing.side) if existing else {},
-            dict(existing.streak) if existing else {},
-        )
-        if existing is not None and main and merged.main > r.max_bet.for_type("main"):
-            raise BetRejected(
-                f"{main} more on box {box} makes {player}'s main bet {merged.main}, above the table maximum "
-                f"{r.max_bet.for_type('main')}.",
-                rule=LIMITS,
-            )
-        for key, stake in side.items():
-            merged.side[key] = merged.side.get(key, 0) + stake
-            if merged.side[key] > r.max_bet.for_type(key):
+        if side:
+            for key, stake in side.items():
+                if key not in sidebets.SIDE_KEYS:
+                    raise BetRejected(f"{key!r} is not a side bet ({', '.join(sidebets.SIDE_KEYS)}).", rule="BJ 13")
+                if SideBet(sidebets.side_kind(key)) not in r.side_bets_offered:
+                    raise BetRejected(f"This table does not offer the {key} side bet.", rule="BJ 13")
+                check_stake(stake, bet_type=key, chip_unit=r.chip_unit, min_bet=r.min_bet, max_bet=r.max_bet)
+        if existing is None:
+            merged = Bettor(player, main, {}, {})
+        else:
+            merged = Bettor(player, existing.main + main, dict(existing.side), dict(existing.streak))
+            if main and merged.main > r.max_bet.for_type("main"):
                 raise BetRejected(
-                    f"{stake} more makes {player}'s {key} bet on box {box} {merged.side[key]}, above the table "
-                    f"maximum {r.max_bet.for_type(key)}.",
+                    f"{main} more on box {box} makes {player}'s main bet {merged.main}, above the table maximum "
+                    f"{r.max_bet.for_type('main')}.",
                     rule=LIMITS,
                 )
-        for level, stake in streak.items():
-            if SideBet.STREAK not in r.side_bets_offered:
-                raise BetRejected("This table does not offer the streak bet.", rule="BJ 13.5")
-            if isinstance(level, bool) or not isinstance(level, int) or not 2 <= level <= 5:
-                raise BetRejected(f"{level!r} is not a streak level: 2, 3, 4 or 5 wins in a row.", rule="BJ 13.5")
-            check_stake(stake, bet_type="streak", chip_unit=r.chip_unit, min_bet=r.min_bet, max_bet=r.max_bet)
-            if merged.main <= 0:
-                raise BetRejected(
-                    f"{player} has no main bet on box {box}: a streak bet needs the bettor's own main bet.",
-                    rule="BJ 13.5.4",
-                )
-            if level in merged.streak or any(
-                s.box == box and s.player == player and s.level == level for s in self._open_streaks
-            ):
-                raise BetRejected(
-                    f"{player} already has a streak bet on {level} wins open on box {box}.", rule="BJ 13.5.3"
-                )
-            merged.streak[level] = stake
-        if r.one_side_bet_per_box:
+        if side:
+            for key, stake in side.items():
+                merged.side[key] = merged.side.get(key, 0) + stake
+                if merged.side[key] > r.max_bet.for_type(key):
+                    raise BetRejected(
+                        f"{stake} more makes {player}'s {key} bet on box {box} {merged.side[key]}, above the "
+                        f"table maximum {r.max_bet.for_type(key)}.",
+                        rule=LIMITS,
+                    )
+        if streak:
+            for level_key, stake in streak.items():
+                if SideBet.STREAK not in r.side_bets_offered:
+                    raise BetRejected("This table does not offer the streak bet.", rule="BJ 13.5")
+                level = sidebets.parse_streak_level(level_key)
+                check_stake(stake, bet_type="streak", chip_unit=r.chip_unit, min_bet=r.min_bet, max_bet=r.max_bet)
+                if merged.main <= 0:
+                    raise BetRejected(
+                        f"{player} has no main bet on box {box}: a streak bet needs the bettor's own main bet.",
+                        rule="BJ 13.5.4",
+                    )
+                if level in merged.streak or any(
+                    s.box == box and s.player == player and s.level == level for s in self._open_streaks
+                ):
+                    raise BetRejected(
+                        f"{player} already has a streak bet on {level} wins open on box {box}.", rule="BJ 13.5.3"
+                    )
+                merged.streak[level] = stake
+        if r.one_side_bet_per_box and (merged.side or merged.streak):
             kinds = {sidebets.side_kind(k) for k in merged.side} | ({"streak"} if merged.streak else set())
             if len(kinds) > 1:
                 raise BetRejected(
@@ -211,6 +234,7 @@ class BlackjackRound:
             if limit is not None and current is not None and len(current.bettors) >= limit:
                 raise BetRejected(f"Box {box} already has {limit} bettors, the most this table allows.", rule="BJ 20.1")
             if r.max_boxes_per_player is not None:
+                # SCENARIOS.md: every box on which the player holds any bet, main or side, counts.
                 mine = {n for n, b in self.boxes.items() if player in b.bettors}
                 if box not in mine and len(mine) >= r.max_boxes_per_player:
                     raise BetRejected(
@@ -225,12 +249,12 @@ class BlackjackRound:
         *,
         main: int = 0,
         side: Mapping[str, int] | None = None,
-        streak: Mapping[int, int] | None = None,
+        streak: Mapping[Any, int] | None = None,
     ) -> bool:
         """Whether :meth:`place_bet` would accept these stakes."""
         try:
             self.verify_place_bet(box, player, main=main, side=side, streak=streak)
-        except ValueError:
+        except CroupierError:
             return False
         return True
 
@@ -241,7 +265,7 @@ class BlackjackRound:
         *,
         main: int = 0,
         side: Mapping[str, int] | None = None,
-        streak: Mapping[int, int] | None = None,
+        streak: Mapping[Any, int] | None = None,
     ) -> BetPlaced:
         """Place (or add to) a bettor's main bet, side bets and streak bets on a box."""
         merged = self.verify_place_bet(box, player, main=main, side=side, streak=streak)
@@ -251,31 +275,46 @@ class BlackjackRound:
         b.bettors[player] = merged
         if player not in self._players:
             self._players.append(player)
-        op = BetPlaced(box, player, main, tuple(sorted((side or {}).items())), tuple(sorted((streak or {}).items())))
+        levels: tuple[tuple[int, int], ...] = ()
+        if streak:
+            self._streaks_placed = True
+            levels = tuple(sorted((sidebets.parse_streak_level(k), v) for k, v in streak.items()))
+        op = BetPlaced(box, player, main, tuple(sorted(side.items())) if side else (), levels)
         self.operations.append(op)
         return op
 
     def seat(self, box: int, player: str | None) -> None:
         """Record who sits at a box (the seated player decides under BJ 20.1.1 and 20.1.2)."""
-        if self.phase is not Phase.BETTING:
+        if self.phase is not _BETTING:
             raise IllegalAction("Seats are taken before the deal.", rule="BJ 20.1")
         b = self.boxes.get(box)
         if b is None:
             b = self.boxes[box] = Box(box)
         b.seated = player
 
+    def forfeit_streaks(self, player: str) -> None:
+        """BJ 13.5.4 (reading): a player who does not bet again on a box where his streak bets are open forfeits
+        them, on the table and on this round; call it before betting closes."""
+        if self.phase is not _BETTING:
+            raise IllegalAction("Streak bets are forfeited before betting closes.", rule="BJ 13.5.4")
+        self.table.forfeit_streaks(player)
+        self._open_streaks[:] = [s for s in self._open_streaks if s.player != player]
+
     def verify_close_betting(self) -> None:
         """Raise unless every box has a main bet and every open streak bet is backed by its main bet."""
-        if self.phase is not Phase.BETTING:
+        if self.phase is not _BETTING:
             raise IllegalAction("Betting is already closed for this round.", rule="BJ 5.1")
-        live = [b for b in self.boxes.values() if b.bettors]
+        live = False
+        for b in self.boxes.values():
+            if b.bettors:
+                live = True
+                if not b.has_main:
+                    raise BetRejected(
+                        f"Box {b.number} carries only side bets: a side bet needs a main bet on its box.",
+                        rule="BJ 13",
+                    )
         if not live:
             raise IllegalAction("No box has a bet: there is nothing to deal.", rule="BJ 5.1")
-        for b in live:
-            if not b.has_main:
-                raise BetRejected(
-                    f"Box {b.number} carries only side bets: a side bet needs a main bet on its box.", rule="BJ 13"
-                )
         for s in self._open_streaks:
             box = self.boxes.get(s.box)
             bettor = box.bettors.get(s.player) if box else None
@@ -289,16 +328,23 @@ class BlackjackRound:
     def close_betting(self) -> BettingClosed:
         """Close betting and deal (BJ 5.2); the round then waits on its first question, if any."""
         self.verify_close_betting()
+        if self.table.source.is_random:
+            return self._close_betting()
         return self._atomic(self._close_betting)
 
     def _close_betting(self) -> BettingClosed:
-        op = BettingClosed()
+        op = _BETTING_CLOSED
         self.operations.append(op)
-        self.phase = Phase.OFFERS
-        self._order = [self.boxes[n] for n in sorted(self.boxes) if self.boxes[n].bettors]
-        for b in self._order:
-            b.decider = self._decider(b)
-        self.table._prepare_shoe(self)
+        self.phase = _OFFERS
+        boxes = self.boxes
+        order: list[Box] = []
+        for n in sorted(boxes) if len(boxes) > 1 else boxes:
+            b = boxes[n]
+            if b.bettors:
+                b.decider = self._decider(b)
+                order.append(b)
+        self._order = order
+        self.table.prepare_shoe(self)
         self._deal()
         self._queue_offers()
         self._advance()
@@ -306,23 +352,23 @@ class BlackjackRound:
 
     def _decider(self, box: Box) -> str:
         """BJ 20.1: who decides for the box."""
-        mains = [b for b in box.bettors.values() if b.main > 0]
         if self.rules.box_control == 3:
+            mains = [b for b in box.bettors.values() if b.main > 0]
             top = max(b.main for b in mains)
             tied = [b.player for b in mains if b.main == top]
             return box.seated if box.seated in tied else tied[0]
         seated = box.bettors.get(box.seated) if box.seated else None
         if seated is not None and seated.main > 0:
             return seated.player
-        return mains[0].player
+        for b in box.bettors.values():
+            if b.main > 0:
+                return b.player
+        raise AssertionError(f"box {box.number} has no main bet")  # verify_close_betting refuses that
 
     # == cards =====================================================================================================
 
-    def _draw(self) -> Card:
-        return self.table._draw()
-
     def _burn(self, rule: str) -> None:
-        card = self.table._draw(burn=True)
+        card = self.table.draw(burn=True)
         self.operations.append(Burned(card, rule))
 
     def cards_in_play(self) -> list[Card]:
@@ -333,41 +379,67 @@ class BlackjackRound:
         """Run ``step`` all or nothing: when a scripted or live source refuses a card mid-step (an unknown or
         impossible card, no card to give), the round and table go back to where they were and the cards read
         are given back, so the step can be tried again."""
-        saved_table = self.table._begin()
+        saved_table = self.table.begin_step()
         if saved_table is None:
             return step()
-        saved = copy.deepcopy({k: v for k, v in self.__dict__.items() if k not in ("table", "rules")})
+        saved = self._save()
         try:
             result = step()
         except BaseException:
-            self.__dict__.update(saved)
-            self.table._rollback(saved_table)
+            self._restore(saved)
+            self.table.rollback_step(saved_table)
             raise
-        self.table._commit()
+        self.table.commit_step()
         return result
 
+    def _save(self) -> tuple[Any, ...]:
+        """A restore point: the round's own state (not the table's, see :meth:`BlackjackTable.begin_step`)."""
+        return (
+            self.phase, len(self.operations), list(self.dealer), self.hole_hidden, list(self._questions),
+            list(self._order), self._box_i, self._hand_i, self._after_questions, list(self._players),
+            self._early_bj_known, self.settlement, list(self.streaks_after), list(self._open_streaks),
+            dict(self.boxes), [(b, b.save()) for b in self.boxes.values()],
+        )  # fmt: skip
+
+    def _restore(self, saved: tuple[Any, ...]) -> None:
+        """Go back to a :meth:`_save` restore point."""
+        (
+            self.phase, n_operations, self.dealer, self.hole_hidden, questions, self._order, self._box_i,
+            self._hand_i, self._after_questions, self._players, self._early_bj_known, self.settlement,
+            self.streaks_after, open_streaks, self.boxes, boxes,
+        ) = saved  # fmt: skip
+        del self.operations[n_operations:]
+        self._questions = deque(questions)
+        self._open_streaks[:] = open_streaks
+        for b, state in boxes:
+            b.restore(state)
+
     def _give(self, box: Box, index: int) -> Card:
-        card = self._draw()
+        card = self.table.draw()
         hand = box.hands[index]
-        hand.add(card)
-        box.cards_dealt += 1
-        if box.cards_dealt == 3 and box.third_card is None:
+        cards = hand.cards
+        cards.append(card)
+        hand.hard += card.value
+        hand.aces += card.is_ace
+        dealt = box.cards_dealt = box.cards_dealt + 1
+        if dealt == 3 and box.third_card is None:
             box.third_card = card
-        if hand.any_pair_stakes and len(hand.cards) == 2:
+        n = len(cards)
+        if hand.any_pair_stakes and n == 2:
             # BJ 13.1 reading: a split hand's Any Pair stakes are decided by its first two cards, now known
             # (a later resplit of this hand starts new hands and new stakes).
-            pair = hand.cards[0].rank is hand.cards[1].rank
+            pair = cards[0].rank is cards[1].rank
             for p, stake in hand.any_pair_stakes.items():
                 box.split_any_pair.append((p, stake, index, pair))
             hand.any_pair_stakes = {}
-        face_up = self.rules.procedure != 1 or len(hand.cards) > 2 or hand.from_split
+        face_up = self.rules.procedure != 1 or n > 2 or hand.from_split
         if not face_up:
-            hand.hidden = len(hand.cards)
+            hand.hidden = n
         self.operations.append(Dealt(card, box.number, index, face_up))
         return card
 
     def _deal_dealer(self, face_up: bool) -> Card:
-        card = self._draw()
+        card = self.table.draw()
         self.dealer.append(card)
         self.operations.append(Dealt(card, None, None, face_up))
         return card
@@ -375,17 +447,22 @@ class BlackjackRound:
     def _deal(self) -> None:
         """BJ 5.1/5.2: one card to each box from the left, the dealer's up card, the second round of cards,
         and the hole card in procedure 3 or with a dealing box."""
-        for b in self._order:
-            stakes = {p: bt.main for p, bt in b.bettors.items() if bt.main > 0}
+        order = self._order
+        for b in order:
+            stakes: dict[str, int] = {}
+            for p, bt in b.bettors.items():
+                if bt.main > 0:
+                    stakes[p] = bt.main
             b.hands = [Hand([], stakes)]
             self._give(b, 0)
         self._deal_dealer(True)
-        for b in self._order:
+        for b in order:
             self._give(b, 0)
-            b.first_two = list(b.hands[0].cards)
-            if b.hands[0].is_blackjack:
-                b.hands[0].status = HandStatus.BLACKJACK
-                b.hands[0].done = True
+            hand = b.hands[0]
+            b.first_two = list(hand.cards)
+            if hand.is_blackjack:
+                hand.status = _BLACKJACK
+                hand.done = True
         if self.rules.has_hole_card:
             self._deal_dealer(False)
             self.hole_hidden = True
@@ -395,24 +472,31 @@ class BlackjackRound:
     def _queue_offers(self) -> None:
         up = self.dealer[0]
         ace, ten = up.is_ace, up.value == 10
+        if not ace and not ten:
+            return
+        r = self.rules
         for b in self._order:
             bj = b.is_blackjack
             for bettor in b.bettors.values():
                 if bettor.main <= 0:
                     continue
-                if (ace and bj) or (ten and bj and self.rules.even_money_on_ten):
+                if (ace and bj) or (ten and bj and r.even_money_on_ten):
                     self._questions.append(
                         Decision("offer", b.number, 0, bettor.player, ("even_money", "decline"), rule="BJ 10.3")
                     )
                 elif ace:
-                    r = self.rules
-                    cap = min(int(r.insurance_limit * bettor.main), r.max_bet.for_type("insurance"))
-                    cap -= cap % r.chip_unit  # whole chip units only
+                    cap = self._insurance_cap(bettor.main)
                     low = -(-r.min_stake("insurance") // r.chip_unit) * r.chip_unit
                     actions = ("insurance", "decline") if cap >= max(low, r.chip_unit) else ("decline",)
                     self._questions.append(
                         Decision("offer", b.number, None, bettor.player, actions, max_insurance=cap, rule="BJ 12.1")
                     )
+
+    def _insurance_cap(self, main: int) -> int:
+        """BJ 12.1, SCENARIOS.md: the most insurance a bettor may place, in whole chip units."""
+        r = self.rules
+        cap = min(int(r.insurance_limit * main), r.max_bet.for_type("insurance"))
+        return cap - cap % r.chip_unit
 
     def _peek(self) -> bool:
         """Procedure 3 with the peek under an ace or ten: True when the dealer's blackjack ends the round."""
@@ -434,13 +518,15 @@ class BlackjackRound:
         """Check that ``action`` answers the pending question; return the question, or raise.
 
         ``box``, ``player`` and ``hand`` (when given) must be those the round waits on (else
-        :class:`OutOfTurn`); ``player`` defaults to the one asked.
+        :class:`OutOfTurn`); ``player`` defaults to the one asked, and an insurance offer is for the box's only
+        hand, 0. ``amount`` is the insurance stake; with ``double``, ``split`` or ``follow`` it is optional and,
+        when given, must be the stake the answer adds (:meth:`answer_stake`), else :class:`BetRejected`.
         """
-        q = self.pending
-        if q is None:
-            if self.phase is Phase.BETTING:
+        if not self._questions:
+            if self.phase is _BETTING:
                 raise IllegalAction(f"{action!r}: the cards are not dealt yet.", rule="BJ 5.1")
             raise OutOfTurn(f"{action!r}: the round is over and waits on nobody.", rule="BJ 6.3")
+        q = self._questions[0]
         if box is not None and box != q.box:
             raise OutOfTurn(
                 f"{action!r} for box {box}, but the round waits on box {q.box} ({q.player}).", rule="BJ 6.3"
@@ -449,56 +535,108 @@ class BlackjackRound:
             raise OutOfTurn(
                 f"{action!r} by {player}, but the round waits on {q.player} at box {q.box}.", rule="BJ 20.2"
             )
-        if hand is not None and q.hand is not None and hand != q.hand:
+        if hand is not None and hand != (0 if q.hand is None else q.hand):
+            if q.hand is None:
+                raise OutOfTurn(
+                    f"{action!r} for hand {hand}, but the offer to {q.player} at box {q.box} is for its only hand, 0.",
+                    rule="BJ 6.3",
+                )
             raise OutOfTurn(f"{action!r} for hand {hand}, but box {q.box} plays hand {q.hand}.", rule="BJ 6.3")
-        if action not in q.actions:
+        insurance_offer = q.kind == "offer" and q.hand is None
+        if action not in q.actions and not (action == "insurance" and insurance_offer):
             raise IllegalAction(self._why_not(action, q), rule=self._rule_of(action, q))
         if action == "insurance":
+            self._verify_insurance(q, amount)
+        elif amount is not None and action in _STAKE_ACTIONS:
             if isinstance(amount, bool) or not isinstance(amount, int):
-                raise BetRejected(f"Insurance of {amount!r}: give a whole amount.", rule="BJ 12.1")
-            r = self.rules
-            low = r.min_stake("insurance")
-            if amount < low or amount % r.chip_unit:
+                raise BetRejected(f"{action} with an amount of {amount!r}: give a whole amount.", rule=LIMITS)
+            stake = self._answer_stake(q, action, amount)
+            if amount != stake:
                 raise BetRejected(
-                    f"Insurance of {amount} must be whole chip units of {r.chip_unit}, at least {low}.", rule=LIMITS
-                )
-            if amount > q.max_insurance:
-                raise BetRejected(
-                    f"Insurance of {amount} is over the limit of {q.max_insurance} "
-                    f"({r.insurance_limit} of the main bet, BJ 12.1).",
-                    rule="BJ 12.1",
+                    f"{action} by {q.player} at box {q.box} adds {stake}, not {amount}.", rule=_STAKE_RULES[action]
                 )
         return q
+
+    def _verify_insurance(self, q: Decision, amount: object) -> None:
+        """BJ 12.1 and the table limits: whole chip units, from the insurance minimum up to the bettor's cap."""
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise BetRejected(f"Insurance of {amount!r}: give a whole amount.", rule="BJ 12.1")
+        r = self.rules
+        low = r.min_stake("insurance")
+        if amount < low or amount % r.chip_unit:
+            raise BetRejected(
+                f"Insurance of {amount} must be whole chip units of {r.chip_unit}, at least {low}.", rule=LIMITS
+            )
+        if amount > q.max_insurance:
+            raise BetRejected(
+                f"Insurance of {amount} is over the limit of {q.max_insurance} "
+                f"({r.insurance_limit} of the main bet, BJ 12.1).",
+                rule="BJ 12.1",
+            )
+        if "insurance" not in q.actions:  # pragma: no cover - a minimum above the cap fails one of the above
+            raise BetRejected(
+                f"{q.player} cannot insure at box {q.box}: the insurance minimum {low} is above the limit "
+                f"{q.max_insurance}.",
+                rule=LIMITS,
+            )
 
     def can(self, action: str, *, box: int | None = None, player: str | None = None, hand: int | None = None,
             amount: int | None = None) -> bool:  # fmt: skip
         """Whether :meth:`act` would accept this answer now."""
         try:
             self.verify(action, box=box, player=player, hand=hand, amount=amount)
-        except ValueError:
+        except CroupierError:
             return False
         return True
+
+    def answer_stake(self, action: str, amount: int | None) -> int:
+        """What answering the pending question with ``action`` adds to the answering bettor's stakes: a double,
+        his stake on the hand; a split, his main bet; a follow, his stake on the hand after a double or his main
+        bet after a split; insurance, ``amount``; new Any Pair stakes, twice his Any Pair bet; else nothing."""
+        if not self._questions:
+            raise IllegalAction(f"{action!r}: no question is waiting for an answer.", rule="BJ 6.3")
+        return self._answer_stake(self._questions[0], action, amount)
+
+    def _answer_stake(self, q: Decision, action: str, amount: int | None) -> int:
+        b = self.boxes[q.box]
+        if action == "double":
+            return b.hands[q.hand or 0].stakes[q.player]
+        if action == "split":
+            return b.bettors[q.player].main
+        if action == "follow":
+            after = self._after_questions
+            if after is not None and after[0] == "double":
+                return b.hands[q.hand or 0].stakes.get(q.player, 0)
+            return b.bettors[q.player].main
+        if action == "insurance":
+            return amount or 0
+        if action == "any_pair":
+            return 2 * b.bettors[q.player].side.get("any_pair", 0)
+        return 0
 
     def act(self, action: str, *, box: int | None = None, player: str | None = None, hand: int | None = None,
             amount: int | None = None) -> Answered:  # fmt: skip
         """Answer the pending question with ``action`` (see :data:`PLAY_ACTIONS`, :data:`OFFER_ACTIONS`,
         ``follow``, ``any_pair``), then run the round on to its next question."""
         q = self.verify(action, box=box, player=player, hand=hand, amount=amount)
+        if self.table.source.is_random:
+            return self._act(q, action, amount)
         return self._atomic(lambda: self._act(q, action, amount))
 
     def _act(self, q: Decision, action: str, amount: int | None) -> Answered:
         self._questions.popleft()
-        op = Answered(q.box, q.hand, q.player, action, amount or 0)
+        op = Answered(q.box, q.hand, q.player, action, amount or 0, q.question)
         self.operations.append(op)
         b = self.boxes[q.box]
-        if q.kind == "offer":
-            self._answer_offer(b, q, action, amount or 0)
-        elif q.kind == "play":
+        kind = q.kind
+        if kind == "play":
             self._answer_play(b, q, action)
-        elif q.kind == "follow":
+        elif kind == "offer":
+            self._answer_offer(b, q, action, amount or 0)
+        elif kind == "follow":
             if action == "follow":
                 self._follow(b, q)
-        elif q.kind == "any_pair" and action == "any_pair":
+        elif kind == "any_pair" and action == "any_pair":
             stake = b.bettors[q.player].side["any_pair"]
             for i in (q.hand or 0, (q.hand or 0) + 1):
                 b.hands[i].any_pair_stakes[q.player] = stake
@@ -624,43 +762,42 @@ class BlackjackRound:
     # == play ======================================================================================================
 
     def _play_options(self, b: Box, i: int) -> tuple[str, ...]:
-        r = self.rules
         hand = b.hands[i]
-        cards = hand.cards
-        total, _ = best_total(cards)
-        up_ace = self.dealer[0].is_ace
-        five = len(cards) == 5 and total <= 21 and r.five_card_payment and not up_ace
-        if total > 21:
+        hard = hand.hard
+        if hard > 21:
             return ()
+        n = len(hand.cards)
         if hand.split_ace:
             # BJ 16.3: one card only; an ace received may be split again while resplit_aces allows.
-            if len(cards) == 2 and self._may_split(b, hand):
-                return ("split", "stand")
+            if n == 2 and self._may_split(b, hand):
+                return _SPLIT_STAND
             return ()
-        if total == 21:
-            return ("claim_five_card", "stand") if five else ()
+        r = self.rules
+        up_ace = self.dealer[0].is_ace
+        five = n == 5 and r.five_card_payment and not up_ace
+        if (hard + 10 if hand.aces and hard <= 11 else hard) == 21:
+            return _CLAIM_STAND if five else ()
+        if n != 2:
+            return _HIT_STAND_CLAIM if five else _HIT_STAND
         opts: list[str] = ["hit", "stand"]
-        two = len(cards) == 2
-        if two and self._may_double(hand):
+        if self._may_double(hand):
             opts.append("double")
-        if two and self._may_split(b, hand):
+        if self._may_split(b, hand):
             opts.append("split")
-        if two and not b.did_split and r.surrender and not up_ace and i == 0 and not hand.from_split:
+        if not b.did_split and r.surrender and not up_ace and i == 0 and not hand.from_split:
             opts.append("surrender")
-        if five:
-            opts.append("claim_five_card")
         return tuple(opts)
 
     def _may_double(self, hand: Hand) -> bool:
         r = self.rules
         if hand.from_split and (not r.double_after_split or hand.split_ace):
             return False
-        return r.double_on is DoubleOn.ANY_TWO or hard_total(hand.cards) == 11
+        return r.double_on is DoubleOn.ANY_TWO or hand.hard == 11
 
     def _may_split(self, b: Box, hand: Hand) -> bool:
         r = self.rules
         a, c = hand.cards
-        pair = a.rank is c.rank if r.split_pair_by is SplitPairBy.RANK else a.rank.value_bj == c.rank.value_bj
+        pair = a.rank is c.rank if r.split_pair_by is SplitPairBy.RANK else a.value == c.value
         if not pair or len(b.hands) >= r.split_hands_limit:
             return False
         if b.declined_split and not r.split_after_declining:
@@ -677,7 +814,7 @@ class BlackjackRound:
             self._after_card(b, i)
         elif action == "stand":
             hand.done = True
-            hand.status = HandStatus.STOOD
+            hand.status = _STOOD
         elif action == "double":
             b.did_double = True
             hand.doubled = True
@@ -703,8 +840,11 @@ class BlackjackRound:
                 self.operations.append(Paid(b.number, i, p, "five_card", stake // 2, "BJ 19.1"))
 
     def _ask_follow(self, b: Box, i: int, decider: str) -> None:
+        if len(b.bettors) == 1:
+            return
+        stakes = b.hands[i].stakes
         for bettor in b.bettors.values():
-            if bettor.player != decider and bettor.player in b.hands[i].stakes:
+            if bettor.player != decider and bettor.player in stakes:
                 self._questions.append(
                     Decision("follow", b.number, i, bettor.player, ("follow", "decline"), rule="BJ 20.1")
                 )
@@ -741,9 +881,9 @@ class BlackjackRound:
     def _after_card(self, b: Box, i: int) -> None:
         """A hand got a card by a hit or a double: bust, special bonus (BJ 15), 21."""
         hand = b.hands[i]
-        if hand.is_bust:
+        if hand.hard > 21:
             hand.done = True
-            hand.status = HandStatus.BUST
+            hand.status = _BUST
             hand.hidden = 0  # BJ 6.2: a bust is shown at once
             return
         if len(hand.cards) == 3 and self.rules.special_bonus and sidebets.special_bonus(hand.cards):
@@ -755,7 +895,7 @@ class BlackjackRound:
             return
         if hand.doubled:
             hand.done = True
-            hand.status = HandStatus.DOUBLED
+            hand.status = _DOUBLED
 
     def _finish_questions(self) -> None:
         """After the follow and Any Pair questions: deal the doubled hand's card, or play on after a split."""
@@ -771,42 +911,48 @@ class BlackjackRound:
 
     def _advance(self) -> None:
         """Run the dealer's steps until a question is pending or the round is settled."""
-        while not self._questions and not self.is_over:
-            if self.phase is Phase.OFFERS:
-                if self._peek():
-                    self._settle()
-                    return
-                self.phase = Phase.PLAY
-                continue
-            if self.phase is Phase.PLAY:
-                self._finish_questions()
-                if self._questions:
-                    return
+        while not self._questions:
+            phase = self.phase
+            if phase is _PLAY:
+                if self._after_questions is not None:
+                    self._finish_questions()
+                    if self._questions:
+                        return
                 if not self._next_play_question():
                     self._dealer_plays()
                     self._settle()
                 return
+            if phase is not _OFFERS:
+                return
+            if self._peek():
+                self._settle()
+                return
+            self.phase = _PLAY
 
     def _next_play_question(self) -> bool:
         """Find the next hand that must decide; False when every box is played."""
-        while self._box_i < len(self._order):
-            b = self._order[self._box_i]
-            while self._hand_i < len(b.hands):
-                i = self._hand_i
-                hand = b.hands[i]
-                if not hand.done and len(hand.cards) == 1:
-                    self._give(b, i)  # a split hand's second card, dealt when its turn comes
+        order = self._order
+        box_i, hand_i = self._box_i, self._hand_i
+        while box_i < len(order):
+            b = order[box_i]
+            hands = b.hands
+            while hand_i < len(hands):
+                hand = hands[hand_i]
                 if not hand.done:
-                    opts = self._play_options(b, i)
+                    if len(hand.cards) == 1:
+                        self._give(b, hand_i)  # a split hand's second card, dealt when its turn comes
+                    opts = self._play_options(b, hand_i)
                     if opts:
-                        self._questions.append(Decision("play", b.number, i, b.decider, opts, rule="BJ 6.5"))
+                        self._box_i, self._hand_i = box_i, hand_i
+                        self._questions.append(Decision("play", b.number, hand_i, b.decider, opts, 0, "BJ 6.5"))
                         return True
                     hand.done = True
                     if hand.status is None:
-                        hand.status = HandStatus.BUST if hand.is_bust else HandStatus.STOOD
-                self._hand_i += 1
-            self._box_i += 1
-            self._hand_i = 0
+                        hand.status = _BUST if hand.hard > 21 else _STOOD
+                hand_i += 1
+            box_i += 1
+            hand_i = 0
+        self._box_i, self._hand_i = box_i, hand_i
         return False
 
     # == the dealer (BJ 6.1, BJ 5.2) ==============================================================================
@@ -815,26 +961,34 @@ class BlackjackRound:
         """(any stake still unsettled, some unsettled non-blackjack hand standing) — SCENARIOS.md step 4."""
         up = self.dealer[0]
         maybe_bj = up.is_ace or up.value == 10
-        refunded = self.rules.busted_stakes_on_dealer_blackjack is BustedStakes.REFUNDED
-        any_open = any(bt.insurance for b in self._order for bt in b.bettors.values())
-        standing = False
-        for b in self._order:
-            obo = settlement.original_bet_only(self.rules, b)
+        r = self.rules
+        refunded = r.busted_stakes_on_dealer_blackjack is BustedStakes.REFUNDED
+        order = self._order
+        any_open = standing = False
+        for b in order:
+            if up.is_ace:  # insurance is only offered against an ace
+                for bt in b.bettors.values():
+                    if bt.insurance:
+                        any_open = True
             for h in b.hands:
-                if h.status in (HandStatus.STOOD, HandStatus.DOUBLED):
+                st = h.status
+                if st is _STOOD or st is _DOUBLED:
                     any_open = standing = True
-                elif h.status is HandStatus.BLACKJACK:
-                    any_open = any_open or any(p not in h.early_net for p in h.stakes)
-                elif h.status is HandStatus.BUST and obo and refunded and maybe_bj:
+                elif st is _BLACKJACK:
+                    for p in h.stakes:
+                        if p not in h.early_net:
+                            any_open = True
+                elif st is _BUST and maybe_bj and refunded and settlement.original_bet_only(r, b):
                     any_open = True
         return any_open, standing
 
     def _dealer_plays(self) -> None:
         any_open, standing = self._unsettled()
-        if not self.rules.has_hole_card:
+        r = self.rules
+        if not r.has_hole_card:
             if not any_open:
                 return
-            if self.rules.burn_before_dealer_second_card:
+            if r.burn_before_dealer_second_card:
                 self._burn("BJ 4.2")
             self._deal_dealer(True)
         elif len(self.dealer) < 2:
@@ -842,76 +996,95 @@ class BlackjackRound:
         elif self.hole_hidden:
             self.hole_hidden = False
             self.operations.append(HoleCardTurned(self.dealer[1]))
-        if not standing or is_natural(self.dealer):
+        dealer = self.dealer
+        if not standing or is_natural(dealer):
             return
-        rule = self.rules.dealer_soft_17
+        rule = r.dealer_soft_17
+        hard = 0
+        ace = False
+        for c in dealer:
+            hard += c.value
+            ace = ace or c.is_ace
         while True:
-            total, soft = best_total(self.dealer)
+            soft = ace and hard <= 11
+            total = hard + 10 if soft else hard
             if total < 17 or (
                 total == 17
                 and soft
-                and (rule is DealerSoft17.HIT_ALL or (rule is DealerSoft17.HIT_ACE_SIX and is_ace_six(self.dealer)))
+                and (rule is DealerSoft17.HIT_ALL or (rule is DealerSoft17.HIT_ACE_SIX and is_ace_six(dealer)))
             ):
-                self._deal_dealer(True)
+                card = self._deal_dealer(True)
+                hard += card.value
+                ace = ace or card.is_ace
                 continue
             return
 
     # == settlement ==================================================================================================
 
     def _settle(self) -> None:
-        if self.hole_hidden and len(self.dealer) > 1:
+        dealer = self.dealer
+        if self.hole_hidden and len(dealer) > 1:
             self.hole_hidden = False
-            self.operations.append(HoleCardTurned(self.dealer[1]))
+            self.operations.append(HoleCardTurned(dealer[1]))
         r = self.rules
-        dealer_total, _ = best_total(self.dealer)
-        dealer_bj = is_natural(self.dealer)
+        dealer_total, _ = best_total(dealer)
+        dealer_bj = is_natural(dealer)
         dealer_bust = dealer_total > 21
         outcomes: list[BetOutcome] = []
         boxes_out: list[BoxOutcome] = []
         still_open: list[StreakBet] = []
+        streaks = bool(self._open_streaks) or self._streaks_placed
         for b in self._order:
+            number = b.number
             results: dict[str, str] = {}
             for bettor in b.bettors.values():
                 p = bettor.player
-                if bettor.main > 0:
+                main = bettor.main
+                if main > 0:
                     net, result = settlement.main_result(
                         r, b, p, dealer_total=dealer_total, dealer_bj=dealer_bj, dealer_bust=dealer_bust
                     )
                     results[p] = result
-                    rule = settlement.main_rule(r, b, dealer_bj)
-                    outcomes.append(BetOutcome(b.number, p, "main", bettor.main, net, rule))
+                    rule = settlement.main_rule(r, b, dealer_bj, bettor)
+                    outcomes.append(BetOutcome(number, p, "main", main, net, rule))
                 if bettor.insurance:
                     net = 2 * bettor.insurance if dealer_bj else -bettor.insurance
-                    outcomes.append(BetOutcome(b.number, p, "insurance", bettor.insurance, net, "BJ 12.2"))
-                for key, stake in bettor.side.items():
-                    outcomes.append(settlement.side_outcome(r, b, p, key, stake))
-                for who, stake, hand_index, pair in b.split_any_pair:
-                    if who == p:
-                        odds = r.paytables.any_pair if pair else None
-                        rule = f"BJ 13.1, split hand {hand_index}"
-                        outcomes.append(BetOutcome(b.number, p, "any_pair", stake, settlement.pay(stake, odds), rule))
-            for s in self._streaks_for(b):
-                result = results.get(s.player, "push")
-                outcome, left = settlement.streak_step(r, s, result)
-                outcomes.append(outcome)
-                if left is not None:
-                    still_open.append(left)
-            hands = tuple(HandOutcome(tuple(h.cards), h.total, (h.status or HandStatus.STOOD).value) for h in b.hands)
-            boxes_out.append(BoxOutcome(b.number, results.get(b.decider, "push"), hands))
+                    outcomes.append(BetOutcome(number, p, "insurance", bettor.insurance, net, "BJ 12.2"))
+                if bettor.side:
+                    for key, stake in bettor.side.items():
+                        outcomes.append(settlement.side_outcome(r, b, p, key, stake))
+                if b.split_any_pair:
+                    for who, stake, hand_index, pair in b.split_any_pair:
+                        if who == p:
+                            odds = r.paytables.any_pair if pair else None
+                            rule = f"BJ 13.1, split hand {hand_index}"
+                            outcomes.append(BetOutcome(number, p, "any_pair", stake, settlement.pay(stake, odds), rule))
+            if streaks:
+                for s in self._streaks_for(b):
+                    outcome, left = settlement.streak_step(r, s, results.get(s.player, "push"))
+                    outcomes.append(outcome)
+                    if left is not None:
+                        still_open.append(left)
+            hands: list[HandOutcome] = []
+            for h in b.hands:
+                hands.append(HandOutcome(tuple(h.cards), h.total, (h.status or _STOOD)._value_))
+            boxes_out.append(BoxOutcome(number, results.get(b.decider, "push"), tuple(hands)))
         self.streaks_after = still_open
         self.settlement = BlackjackSettlement(
-            tuple(self.dealer), dealer_total, dealer_bj, tuple(boxes_out), tuple(outcomes),
-            player_order=tuple(self._players),
-        )  # fmt: skip
-        self.phase = Phase.SETTLED
+            tuple(dealer), dealer_total, dealer_bj, tuple(boxes_out), tuple(outcomes), False, tuple(self._players)
+        )
+        self.phase = _SETTLED
         self._questions.clear()
-        self.operations.append(Settled())
-        self.table._round_finished(self)
+        self.operations.append(_SETTLED_OP)
+        self.table.round_finished(self)
 
     def _streaks_for(self, b: Box) -> list[StreakBet]:
         out = [s for s in self._open_streaks if s.box == b.number] if self._open_streaks else []
         for bettor in b.bettors.values():
-            out += [StreakBet(b.number, bettor.player, level, stake) for level, stake in sorted(bettor.streak.items())]
+            if bettor.streak:
+                out += [
+                    StreakBet(b.number, bettor.player, level, stake) for level, stake in sorted(bettor.streak.items())
+                ]
         return out
 
     # == live-table corrections (BJ 5.1, BJ 6.1) ====================================================================
@@ -935,7 +1108,7 @@ class BlackjackRound:
         )  # fmt: skip
         self.streaks_after = list(self._open_streaks)
         self.phase = Phase.VOID
-        self.table._round_finished(self)
+        self.table.round_finished(self)
         return op
 
     def void_exposed_card(self) -> CardVoided:
@@ -944,7 +1117,7 @@ class BlackjackRound:
             raise IllegalAction("Cards are exposed only while the round is being dealt or played.", rule="BJ 5.1.1")
 
         def expose() -> CardVoided:
-            op = CardVoided(self._draw(), "BJ 5.1.1")
+            op = CardVoided(self.table.draw(), "BJ 5.1.1")
             self.operations.append(op)
             return op
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from croupier.blackjack import sidebets
-from croupier.blackjack.box import Box
+from croupier.blackjack.box import Bettor, Box
 from croupier.blackjack.hand import HandStatus
 from croupier.blackjack.operations import BetOutcome, StreakBet
 from croupier.blackjack.rules import BlackjackRules, BustedStakes, DoubleOn, SevensThirdCard
@@ -29,27 +29,35 @@ def main_result(
     rules: BlackjackRules, b: Box, p: str, *, dealer_total: int, dealer_bj: bool, dealer_bust: bool
 ) -> tuple[int, str]:
     """The bettor's main-bet net on the box, and his result for the streak (BJ 13.5.5, 16.7)."""
-    mine = [h for h in b.hands if p in h.stakes]
+    if len(b.hands) == 1:
+        mine = b.hands  # every main bettor has a stake on the box's first hand
+    else:
+        mine = [h for h in b.hands if p in h.stakes]
     won = lost = net = 0
     for h in mine:
         stake = h.stakes[p]
-        if p in h.early_net:
-            n = h.early_net[p]  # surrender, special bonus, five cards, even money: paid at once
-        elif h.is_bust:
+        early = h.early_net
+        if early and p in early:
+            n = early[p]  # surrender, special bonus, five cards, even money: paid at once
+        elif h.hard > 21:
             n = -stake  # BJ 7.2: a bust loses even if the dealer busts
         elif h.is_blackjack:
             n = 0 if dealer_bj else stake * 3 // 2  # BJ 10.2, 10.5, 11
         elif dealer_bj:
             n = -stake  # BJ 10.6
-        elif dealer_bust or h.total > dealer_total:
-            n = stake  # BJ 9
-        elif h.total < dealer_total:
-            n = -stake
         else:
-            n = 0  # BJ 11
+            total = h.total
+            if dealer_bust or total > dealer_total:
+                n = stake  # BJ 9
+            elif total < dealer_total:
+                n = -stake
+            else:
+                n = 0  # BJ 11
         net += n
-        won += n > 0
-        lost += n < 0
+        if n > 0:
+            won += 1
+        elif n < 0:
+            lost += 1
     if dealer_bj and original_bet_only(rules, b):
         # "Original bet only": wins already paid stand; otherwise the original bet is lost once.
         kept = sum(h.early_net[p] for h in mine if h.early_net.get(p, 0) > 0)
@@ -68,18 +76,21 @@ def main_result(
     return net, "win" if won > lost else ("loss" if lost > won else "push")
 
 
-def main_rule(rules: BlackjackRules, b: Box, dealer_bj: bool) -> str:
-    """The rule id behind a box's main-bet settlement."""
+def main_rule(rules: BlackjackRules, b: Box, dealer_bj: bool, bettor: Bettor | None = None) -> str:
+    """The rule id behind a box's main-bet settlement (for ``bettor``: his even money is BJ 10.3)."""
     if b.surrendered:
         return "BJ 18.1"
     if dealer_bj and (b.did_split or b.did_double):
         if b.did_split:
             return "BJ 16.6"
         return "BJ 17.3" if rules.double_on is DoubleOn.ANY_TWO else "BJ 10.7"
+    if bettor is not None and bettor.even_money:
+        return "BJ 10.3"
     if b.is_blackjack:
         return "BJ 10.2"
-    if any(h.status is HandStatus.SPECIAL_BONUS for h in b.hands):
-        return "BJ 15"
+    for h in b.hands:
+        if h.status is HandStatus.SPECIAL_BONUS:
+            return "BJ 15"
     return "BJ 9"
 
 

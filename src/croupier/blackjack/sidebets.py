@@ -5,10 +5,31 @@ from __future__ import annotations
 from fractions import Fraction
 
 from croupier.blackjack.rules import BlackjackRules, SevensMixedTriple
+from croupier.errors import BetRejected
 from croupier.primitives.cards import Card, Rank
 
 SIDE_KEYS: tuple[str, ...] = ("any_pair", "sevens", "over_13", "under_13", "perfect_pairs")
 """The side-bet keys of a scenario (``over_13``/``under_13`` are the two sides of Over/Under 13)."""
+
+
+STREAK_LEVELS: tuple[int, ...] = (2, 3, 4, 5)
+"""The streak levels: 2, 3, 4 or 5 wins in a row (BJ 13.5)."""
+
+_STREAK_LEVEL_TEXT = {str(level): level for level in STREAK_LEVELS}
+
+
+def parse_streak_level(value: object) -> int:
+    """A streak level (BJ 13.5) as a bet names it: the integer 2, 3, 4 or 5, or the ASCII string ``"2"`` …
+    ``"5"``. Anything else (``"02"``, ``"²"``, ``"٢"``, ``" 2"``, ``2.0``, ``True``) raises :class:`BetRejected`."""
+    if isinstance(value, str):
+        level = _STREAK_LEVEL_TEXT.get(value)
+    elif isinstance(value, int) and not isinstance(value, bool) and value in STREAK_LEVELS:
+        level = value
+    else:
+        level = None
+    if level is None:
+        raise BetRejected(f"{value!r} is not a streak level: 2, 3, 4 or 5 wins in a row.", rule="BJ 13.5")
+    return level
 
 
 def side_kind(key: str) -> str:
@@ -64,9 +85,15 @@ def sevens(rules: BlackjackRules, first_two: list[Card], third: Card | None) -> 
 
 def special_bonus(first_three: list[Card]) -> bool:
     """BJ 15: suited 6-7-8 (any order) or three 7s (any suits)."""
-    ranks = {c.rank for c in first_three}
     if len(first_three) != 3:
         return False
-    if all(c.rank is Rank.SEVEN for c in first_three):
+    a, b, c = first_three
+    # Only a 6, a 7 and an 8 have the values 6, 7 and 8 (BJ 8), so the values name the ranks.
+    if a.value == 7 and b.value == 7 and c.value == 7:
         return True
-    return ranks == {Rank.SIX, Rank.SEVEN, Rank.EIGHT} and len({c.suit for c in first_three}) == 1
+    return (
+        a.suit is b.suit
+        and b.suit is c.suit
+        and a.value + b.value + c.value == 21
+        and {a.value, b.value, c.value} == {6, 7, 8}
+    )

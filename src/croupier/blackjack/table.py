@@ -79,10 +79,15 @@ class BlackjackTable:
         policy = BurnPolicy.PER_DECK if r.burn_after_shuffle is BurnAfterShuffle.PER_DECK else BurnPolicy.ONE
         return Shoe(r.decks, self.source, cards_behind_cut=r.behind_cut, burn_after_shuffle=policy)
 
-    def _prepare_shoe(self, rnd: BlackjackRound) -> None:
+    def prepare_shoe(self, rnd: BlackjackRound) -> None:
         """Before a round's deal: shuffle when due and burn as BJ 4 and SCENARIOS.md "Shoe" say."""
         r = self.rules
         device = r.dealing_device
+        if self.shoe is not None and not self._shuffle_next and device is DealingDevice.SHOE:
+            # Dealing on from the same shoe: only BJ 4.2's burn before every later round.
+            if r.burn_each_round:
+                rnd.operations.append(Burned(self.draw(burn=True), "BJ 4.2"))
+            return
         fresh = self.shoe is None or self._shuffle_next or device is not DealingDevice.SHOE
         if self.shoe is None:
             self.shoe = self._new_shoe()
@@ -101,11 +106,13 @@ class BlackjackTable:
             burns = int(r.burn_each_round)
         rule = "BJ 4.1" if fresh and (device is not DealingDevice.SHUFFLER or first_of_scenario) else "BJ 4.2"
         for _ in range(burns):
-            rnd.operations.append(Burned(self._draw(burn=True), rule))
+            rnd.operations.append(Burned(self.draw(burn=True), rule))
         self._shuffle_next = False
 
-    def _draw(self, *, burn: bool = False) -> Card:
-        """The next card; a random shoe that runs out mid-round is restocked from the discards."""
+    def draw(self, *, burn: bool = False) -> Card:
+        """The next card out of the shoe (``burn``: set aside face down, BJ 4); a random shoe that runs out
+        mid-round is restocked from the discards. Inside a step (:meth:`begin_step`) every card read is kept, to
+        be given back to a scripted or live source if the step is undone."""
         shoe = self.shoe
         assert shoe is not None
         try:
@@ -122,9 +129,9 @@ class BlackjackTable:
 
     # -- all or nothing (a refused action changes nothing) -----------------------------------------------------
 
-    def _begin(self) -> _Saved | None:
-        """Start an all-or-nothing step. Only a scripted or live shoe can refuse a card, so only then is the
-        table's state kept to go back to."""
+    def begin_step(self) -> _Saved | None:
+        """Start an all-or-nothing step; return what :meth:`rollback_step` needs, or None when nothing can be
+        refused. Only a scripted or live shoe can refuse a card, so only then is the table's state kept."""
         if self.source.is_random:
             return None
         self._reads = []
@@ -137,10 +144,11 @@ class BlackjackTable:
             len(self.history),
         )
 
-    def _commit(self) -> None:
+    def commit_step(self) -> None:
+        """End a step begun by :meth:`begin_step` that went through."""
         self._reads = None
 
-    def _rollback(self, saved: _Saved) -> None:
+    def rollback_step(self, saved: _Saved) -> None:
         """Undo the table's part of a refused step and give the cards it read back to the source."""
         reads, self._reads = self._reads or [], None
         self.shoe = saved.shoe
@@ -154,10 +162,13 @@ class BlackjackTable:
         if reads:
             self.source.unread(reads)
 
-    def _round_finished(self, rnd: BlackjackRound) -> None:
+    def round_finished(self, rnd: BlackjackRound) -> None:
+        """A round is settled or void: count it, keep its streak bets and settlement, and shuffle next when the
+        cut card came out."""
         self.rounds_played += 1
         self.open_streaks = list(rnd.streaks_after)
         if rnd.settlement is not None:
             self.history.append(rnd.settlement)
-        if self.shoe is not None and self.shoe.cut_card_out:
+        shoe = self.shoe
+        if shoe is not None and shoe.cut_card_out:
             self._shuffle_next = True  # BJ 2.2: the cut card came out, this round was the last

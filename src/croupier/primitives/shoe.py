@@ -87,6 +87,8 @@ class Shoe:
             raise InvalidRules(problems, rule="BJ 2.1")
         self._decks = decks
         self._cards_behind_cut = behind
+        self._size = DECK_SIZE * decks
+        self._cut_position = self._size - behind + 1
         self._burn_after_shuffle = BurnPolicy(burn_after_shuffle)
         if source.is_random and not isinstance(source, RandomSource):
             raise TypeError(f"{source!r} says it is random but cannot shuffle (it is not a RandomSource)")
@@ -109,7 +111,7 @@ class Shoe:
     @property
     def size(self) -> int:
         """Cards in a full shoe: 52·decks."""
-        return DECK_SIZE * self._decks
+        return self._size
 
     @property
     def cards_behind_cut(self) -> int:
@@ -119,7 +121,7 @@ class Shoe:
     @property
     def cut_card_position(self) -> int:
         """Number of the first card behind the cut card, counting from 1 after a shuffle, burns included."""
-        return self.size - self._cards_behind_cut + 1
+        return self._cut_position
 
     @property
     def burn_after_shuffle(self) -> BurnPolicy:
@@ -146,7 +148,7 @@ class Shoe:
     @property
     def remaining(self) -> int:
         """Cards still in the shoe."""
-        return self.size - self._dealt
+        return self._size - self._dealt
 
     @property
     def burned(self) -> tuple[Card, ...]:
@@ -156,7 +158,7 @@ class Shoe:
     @property
     def cut_card_out(self) -> bool:
         """True once the first card behind the cut card is out: the current round is the last (BJ 2.2)."""
-        return self._restocked or self._dealt >= self.cut_card_position
+        return self._restocked or self._dealt >= self._cut_position
 
     def composition(self) -> dict[Rank, int]:
         """How many cards of each rank are still in the shoe."""
@@ -169,12 +171,19 @@ class Shoe:
             counts[card.rank] += n
         return counts
 
+    def counts(self) -> dict[Card, int]:
+        """The cards still in the shoe, each with how many of it are left (only cards with one or more left)."""
+        if self._shuffler is not None:
+            return dict(Counter(self._order[self._dealt :]))
+        return {card: n for card, n in self._left.items() if n > 0}
+
     # -- actions -------------------------------------------------------------------------------------------
 
     def shuffle(self) -> None:
         """Start a fresh full shoe; a random source shuffles all 52·decks cards."""
         cards = deck() * self._decks
-        self._left = Counter(cards)
+        # A random shoe knows its order; only a shoe fed card by card counts what it still holds.
+        self._left = Counter() if self._shuffler is not None else Counter(cards)
         self._dealt = 0
         self._restocked = False
         self._burned = []
@@ -190,12 +199,12 @@ class Shoe:
         Raise :class:`ChanceExhausted` when the shoe is empty, and :class:`CardNotInShoeError` when a scripted
         or live card is one the shoe no longer holds (nothing is then counted as dealt).
         """
-        if self._dealt >= self.size:
-            raise ChanceExhausted(f"all {self.size} cards of the shoe are out; it must be shuffled")
+        dealt = self._dealt
+        if dealt >= self._size:
+            raise ChanceExhausted(f"all {self._size} cards of the shoe are out; it must be shuffled")
         if self._shuffler is not None:
-            card = self._order[self._dealt]
-            self._dealt += 1
-            return card
+            self._dealt = dealt + 1
+            return self._order[dealt]
         else:
             card = self._source.card()
             if self._left[card] == 0:

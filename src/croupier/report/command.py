@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from croupier.games import game
 from croupier.report.html import Report
 
 
@@ -24,19 +25,15 @@ def check_writable(path: Path, what: str) -> None:
 
 
 def build_par(name: str, rules: Any, *, rounds: int | None, seed: int | None, source: str) -> Report:
-    """The PAR sheet of game ``name``. Roulette and sic bo are :func:`croupier.report.par.wager_par`; blackjack
-    is ``croupier.report.blackjack.blackjack_par(rules, rounds=..., seed=..., source=...)``, imported lazily."""
+    """The PAR sheet of game ``name``: the game's ``par`` part in :data:`croupier.games.GAMES`, imported when
+    needed (blackjack's brings the combinatorial analysis), called as ``par(rules, rounds=…, seed=…, source=…)``."""
     if rounds is not None and rounds < 0:
         raise ValueError(f"--rounds {rounds} must be 0 (no simulation) or more")
     if seed is not None and seed < 0:
         raise ValueError(f"--seed {seed} must be 0 or more")
-    if name == "blackjack":
-        from croupier.report.blackjack import blackjack_par  # the combinatorial analysis: imported when needed
-
-        return blackjack_par(rules, rounds=rounds, seed=seed, source=source)
-    from croupier.report.par import DEFAULT_ROUNDS, wager_par
-
-    return wager_par(name, rules, rounds=DEFAULT_ROUNDS if rounds is None else rounds, seed=seed, source=source)
+    build = game(name).part("par")
+    report: Report = build(rules, rounds=rounds, seed=seed, source=source)
+    return report
 
 
 def run_par(

@@ -276,6 +276,16 @@ def _representative(bets: Sequence[WagerBet]) -> list[WagerBet]:
 # -- the report ---------------------------------------------------------------------------------------------
 
 
+def roulette_par(rules: Any, *, rounds: int | None, seed: int | None, source: str = "") -> Report:
+    """The PAR sheet of a roulette table (:func:`wager_par`; ``rounds`` None: the default number of spins)."""
+    return wager_par("roulette", rules, rounds=DEFAULT_ROUNDS if rounds is None else rounds, seed=seed, source=source)
+
+
+def sicbo_par(rules: Any, *, rounds: int | None, seed: int | None, source: str = "") -> Report:
+    """The PAR sheet of a sic bo table (:func:`wager_par`; ``rounds`` None: the default number of rolls)."""
+    return wager_par("sicbo", rules, rounds=DEFAULT_ROUNDS if rounds is None else rounds, seed=seed, source=source)
+
+
 def wager_par(
     game: str,
     rules: Any,
@@ -347,16 +357,6 @@ def wager_par(
             )
         )
     return report
-
-
-def roulette_par(rules: Any, **kwargs: Any) -> Report:
-    """:func:`wager_par` for roulette."""
-    return wager_par("roulette", rules, **kwargs)
-
-
-def sicbo_par(rules: Any, **kwargs: Any) -> Report:
-    """:func:`wager_par` for sic bo."""
-    return wager_par("sicbo", rules, **kwargs)
 
 
 def _pays(odds: BetOdds) -> str:

@@ -8,40 +8,38 @@ The contract with the server is ``docs/casino-service.md``. In short:
   refused call raises before anything is written: no money moves, no state changes.
 - A bet counts once the ledger holds its stake (LEDGER 2); a round is settled in one ledger entry keyed by the
   round (``settle:<round>``, LEDGER 4), or voided with every held bet returned (RO 2.2, SB 3.3, BJ 5.1.2).
-- A round's state (its bets with their hold keys, its steps, its cards) is stored **before** it is shown; each
-  store or ledger commit is a *persistence boundary* that calls ``on_commit(label)`` (tests raise there to
-  simulate a crash). A bet is one transaction: the ledger's hold of its stake and the bet appended to the stored
-  round (``CasinoStore.append_round``) commit together or not at all. :meth:`Casino.recover` rebuilds every open
-  table from the stored steps (a stored card or result is never drawn again) and resumes each unfinished round,
-  or voids it when it cannot be resumed.
+- A round's state (:class:`~croupier.service.round_state.RoundState`: its bets with their hold keys, its steps, its
+  cards) is stored **before** it is shown; each store or ledger commit is a *persistence boundary* that calls
+  ``on_commit(label)`` (tests raise there to simulate a crash). A bet is one transaction: the ledger's hold of its
+  stake and the bet appended to the stored round (``CasinoStore.append_round``) commit together or not at all.
+  :meth:`Casino.recover` rebuilds every open table from the stored steps (a stored card or result is never drawn
+  again) and resumes each unfinished round, or voids it when it cannot be resumed.
 - :meth:`Casino.batch` is group commit for bets (and for the clock's tick): the bets placed inside it are stored in
   one database transaction (each in its own savepoint, so a refused one changes nothing) that commits once when the
-  block ends. Their
-  events are published, and their boundaries reported to ``on_commit``, only after that commit: nothing is shown
-  before it is durable. If the commit fails, the tables are rebuilt from the store (:meth:`recover`), so what the
-  casino holds in memory never runs ahead of what is stored.
+  block ends. Their events are published, and their boundaries reported to ``on_commit``, only after that commit:
+  nothing is shown before it is durable. If the commit fails, the tables are rebuilt from the store
+  (:meth:`recover`), so what the casino holds in memory never runs ahead of what is stored.
+
+What differs by game lives in the game's adapter (:mod:`croupier.service.table_games`); the read models in
+:mod:`croupier.service.casino_info`, the meters and reconciliation in :mod:`croupier.service.casino_meters`, recall
+and export in :mod:`croupier.service.casino_recall`. This class keeps the roles, the batching, the events, the
+timers, the round lifecycle, recovery and the ledger.
 """
 
 from __future__ import annotations
 
 import re
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
 
-from croupier.blackjack.round import BlackjackRound
-from croupier.blackjack.views import player_view
 from croupier.errors import CroupierError, IllegalAction, InvalidInput
-from croupier.primitives.cards import parse_card
+from croupier.games import GAMES
 from croupier.primitives.chance import ChanceExhausted, ChanceSource, SystemRandom
-from croupier.primitives.dice import check_dice
-from croupier.primitives.wheel import check_pocket
-from croupier.service import casino_games as games
 from croupier.service import casino_info as info
+from croupier.service import casino_meters, casino_recall
 from croupier.service.accounts import AccountService, Forbidden, Role, User
 from croupier.service.casino_records import (
     AuditRecord,
@@ -64,6 +62,32 @@ from croupier.service.ledger import (
     fingerprint,
     utc_now,
 )
+from croupier.service.round_state import (
+    Act,
+    ActAnswer,
+    ActStep,
+    BetAnswer,
+    BetDocument,
+    BetHold,
+    BetStep,
+    CloseStep,
+    ExtraHold,
+    ForfeitStep,
+    Hold,
+    JsonObject,
+    RoundState,
+    Step,
+    VoidResultStep,
+    VoidStep,
+)
+from croupier.service.table_games import (
+    HISTORY,
+    MAX_BETS_PER_ROUND,
+    Event,
+    TableGame,
+    load_rules,
+    new_table_game,
+)
 
 __all__ = [
     "AuditRecord",
@@ -79,36 +103,47 @@ __all__ = [
     "UnknownTable",
 ]
 
-FINISHED = ("settled", "voided")
+FINISHED = casino_meters.FINISHED
 TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
 MAX_KEY = 56
-HISTORY = 1000
 SYSTEM = "system"
 
 
 @dataclass
 class _Table:
     record: TableRecord
-    rules: Any
-    engine: games.Engine
-    cards: games.ShoeCards | None
-    rng: ChanceSource | None
+    game: TableGame
     round: RoundRecord | None = None
-    rnd: Any = None
     deadline: datetime | None = None
-    history: OrderedDict[str, Any] = field(default_factory=OrderedDict)
     seq: int = 0
     event_seq: int = 0
 
     @property
-    def game(self) -> str:
-        return self.record.game
+    def current(self) -> RoundRecord:
+        assert self.round is not None
+        return self.round
+
+    @property
+    def history(self) -> Mapping[str, object]:
+        """The finished engine rounds the table remembers, by round id."""
+        return self.game.history
+
+    def change(self, **fields: object) -> None:
+        """Replace fields of the round's state."""
+        r = self.current
+        r.state = replace(r.state, **fields)  # type: ignore[arg-type]
 
 
 def _check_key(key: object) -> str:
     if not isinstance(key, str) or not 0 < len(key) <= MAX_KEY or not key.isprintable():
         raise InvalidInput(f"{key!r} is not an idempotency key: a printable string of 1 to {MAX_KEY} characters.")
     return key
+
+
+def _check_last(last: object, most: int) -> int:
+    if isinstance(last, bool) or not isinstance(last, int) or not 0 < last <= most:
+        raise InvalidInput(f"last must be 1 to {most} rounds, not {last!r}.")
+    return last
 
 
 class Casino:
@@ -136,12 +171,12 @@ class Casino:
         self._on_commit = on_commit
         self._tables: dict[str, _Table] = {}
         self._subscribers: dict[str, list[Subscription]] = {}
-        self._outbox: list[dict[str, Any]] = []
+        self._outbox: list[Event] = []
         self._lock = threading.RLock()
         self._now: datetime | None = None
         self._deferred: list[str] | None = None  # inside batch(): the boundaries reported once it commits
         self._dirty: dict[str, RoundRecord] = {}  # inside batch(): the rounds to store whole before it commits
-        self._taps: list[Callable[[list[dict[str, Any]]], None]] = []
+        self._taps: list[Callable[[list[Event]], None]] = []
 
     # == plumbing =====================================================================================================
 
@@ -187,36 +222,36 @@ class Casino:
         self.recover()
 
     def _save(self, t: _Table, label: str) -> None:
-        assert t.round is not None
-        t.round.updated_at = self._time()
+        r = t.current
+        r.updated_at = self._time()
         if self._deferred is not None:  # inside batch(): stored once, as it stands when the batch commits
-            self._dirty[t.round.round_id] = t.round
+            self._dirty[r.round_id] = r
         else:
-            self.store.put_round(t.round)  # a store keeps no reference to it: it copies or serialises it
+            self.store.put_round(r)  # a store keeps no reference to it: it copies or serialises it
         self._commit(label)
 
-    def _audit(self, actor: str, action: str, table_id: str | None, **detail: Any) -> None:
+    def _audit(self, actor: str, action: str, table_id: str | None, **detail: object) -> None:
         self.store.add_audit(self._time(), actor, action, table_id, detail)
         self._commit(f"audit:{action}")
 
-    def _event(self, t: _Table, kind: str, **body: Any) -> None:
+    def _event(self, t: _Table, kind: str, **body: object) -> None:
         t.event_seq += 1
         round_id = t.round.round_id if t.round is not None else None
         self._outbox.append({"table": t.record.table_id, "round": round_id, "seq": t.event_seq, "type": kind, **body})
 
-    def _flush(self) -> list[dict[str, Any]]:
+    def _flush(self) -> list[Event]:
         if self._deferred is not None:
             return []  # inside batch(): published once the batch is durable
         events, self._outbox = self._outbox, []
         for e in events:
-            for sub in self._subscribers.get(e["table"], []):
+            for sub in self._subscribers.get(str(e["table"]), []):
                 sub.events.append(e)
         if events:
             for tap in self._taps:
                 tap(events)
         return events
 
-    def tap(self, receive: Callable[[list[dict[str, Any]]], None]) -> None:
+    def tap(self, receive: Callable[[list[Event]], None]) -> None:
         """Hand every event of every table, as published (once durable, in order), to ``receive(events)`` as well:
         how the casino's process forwards them to the server's (:mod:`croupier.server.casino_process`)."""
         with self._lock:
@@ -244,53 +279,47 @@ class Casino:
     # == rounds ======================================================================================================
 
     def _open_round(self, t: _Table) -> None:
-        if t.game != "blackjack" and t.rnd is not None and not t.rnd.is_over:
-            t.engine.round = None  # a voided roulette or sic bo round: the wheel or shaker starts again
-        t.rnd = t.engine.open_round()
+        t.game.open_round()
         t.seq += 1
         now = self._time()
-        data: dict[str, Any] = {"holds": [], "steps": [], "cards": [], "reported": [], "acts": {}, "next": 0}
-        t.round = RoundRecord(f"{t.record.table_id}.{t.seq}", t.record.table_id, t.seq, "betting", data, now, now)
+        t.round = RoundRecord(
+            f"{t.record.table_id}.{t.seq}", t.record.table_id, t.seq, "betting", RoundState(), now, now
+        )
         t.deadline = now + timedelta(seconds=t.record.betting_seconds)
         self._save(t, "round_opened")
         self._event(t, "betting_open", closes_at=t.deadline.isoformat())
 
-    def _step(self, t: _Table, step: dict[str, Any], *, record: bool = True) -> None:
+    def _step(self, t: _Table, step: Step, *, record: bool = True) -> None:
         """Apply a step to the engine and record it (the caller saves; ``record=False``: already recorded); a live
         step that needs a card the dealer has not reported raises ``ChanceExhausted`` and changes nothing."""
-        assert t.round is not None
-        start = len(t.rnd.operations)
-        games.apply_step(t.engine, t.rnd, t.game, step)
-        data = t.round.data
+        r = t.current
+        events = t.game.apply(step)
         if record:
-            data["steps"].append(step)
-        if t.game == "blackjack":
-            data["cards"] = games.round_cards(t.rnd)
-            assert t.cards is not None
-            data["reported"] = [str(c) for c in t.cards.queue]
-            for e in games.card_events(t.rnd, start):
-                kind = e.pop("type")
-                self._event(t, kind, **e)
+            r.state = r.state.add(steps=(step,))
+        r.state = t.game.record(r.state)
+        for e in events:
+            kind = str(e.pop("type"))
+            self._event(t, kind, **e)
 
-    def _try_step(self, t: _Table, step: dict[str, Any]) -> bool:
+    def _try_step(self, t: _Table, step: Step) -> bool:
         """A step on a live blackjack table waits for its card: False (and the step is kept as ``stalled``)."""
-        assert t.round is not None
         try:
             self._step(t, step)
         except ChanceExhausted:
-            t.round.data["stalled"] = step
+            t.change(stalled=step)
             return False
-        t.round.data.pop("stalled", None)
+        t.change(stalled=None)
         return True
 
     def _after_step(self, t: _Table) -> None:
         """Settle a finished round and open the next window, or start the next decision's timer."""
-        if t.rnd.is_over:
+        if t.game.is_over:
             self._settle(t)
             self._open_round(t)
-        elif t.game == "blackjack" and t.rnd.pending is not None and "stalled" not in t.round.data:  # type: ignore[union-attr]
+            return
+        q = t.game.pending()
+        if q is not None and t.current.state.stalled is None:
             t.deadline = self._time() + timedelta(seconds=t.record.decision_seconds)
-            q = t.rnd.pending
             self._event(
                 t,
                 "decision",
@@ -302,20 +331,17 @@ class Casino:
             )
 
     def _settle(self, t: _Table) -> None:
-        assert t.round is not None
-        r = t.round
-        holds = r.data["holds"]
-        nets = games.ledger_results(t.game, t.rnd, holds, games.placed_streaks(r.data["steps"]), r.data["steps"])
-        r.data["nets"] = nets
-        r.data["outcome"] = games.outcome(t.game, t.rnd)
+        r = t.current
+        nets = t.game.ledger_results(r.state)
+        t.change(nets=nets, outcome=t.game.outcome())
         r.status = "settling"
         self._save(t, "round_settling")
         entry = self.ledger.settle(r.round_id, nets)
         self._commit("ledger_settled")
-        r.data["entry"] = entry.id
+        t.change(entry=entry.id)
         r.status = "settled"
         self._save(t, "round_settled")
-        wagered = sum(h["amount"] for h in holds if h["status"] == "held")
+        wagered = sum(h.amount for h in r.state.held)
         house_result = -sum(nets.values())
         self._audit(
             SYSTEM,
@@ -326,74 +352,62 @@ class Casino:
             wagered=wagered,
             house_result=house_result,
         )
-        self._remember(t)
-        self._event(t, "result", outcome=r.data["outcome"])
+        t.game.remember(r.round_id)
+        self._event(t, "result", outcome=r.state.outcome)
         self._event(t, "settled", nets=nets, players=self._players_of(t))
 
     def _players_of(self, t: _Table) -> dict[str, int]:
-        assert t.round is not None
+        state = t.current.state
+        nets = state.nets or {}
         out: dict[str, int] = {}
-        for h in t.round.data["holds"]:
-            if h["status"] == "held":
-                out[h["player"]] = out.get(h["player"], 0) + t.round.data.get("nets", {}).get(h["ref"], 0)
+        for h in state.held:
+            out[h.player] = out.get(h.player, 0) + nets.get(h.ref, 0)
         return out
 
-    def _remember(self, t: _Table) -> None:
-        assert t.round is not None
-        t.history[t.round.round_id] = t.rnd
-        while len(t.history) > HISTORY:
-            t.history.popitem(last=False)
-
     def _void_round(self, t: _Table, actor: str, reason: str) -> None:
-        assert t.round is not None
-        r = t.round
-        if t.game == "blackjack" and not t.rnd.is_over:
-            self._step(t, {"t": "void", "reason": reason})
+        r = t.current
+        if t.game.void(reason):
+            self._step(t, VoidStep(reason))
         else:
-            r.data["steps"].append({"t": "void", "reason": reason})
-        r.data.pop("stalled", None)
+            t.change(steps=(*r.state.steps, VoidStep(reason)))
+        t.change(stalled=None)
         r.status = "voiding"
         self._save(t, "round_voiding")
         entry = self.ledger.void(r.round_id, memo=reason)
         self._commit("ledger_voided")
-        r.data["entry"] = entry.id
+        t.change(entry=entry.id)
         r.status = "voided"
         self._save(t, "round_voided")
-        if t.game == "blackjack":
-            self._remember(t)
-        rule = games.VOID_RULE[t.game]
+        if t.game.remembers_voided():
+            t.game.remember(r.round_id)
+        rule = t.game.void_rule
         self._audit(actor, "void", t.record.table_id, round=r.round_id, reason=reason, rule=rule)
         self._event(t, "void", reason=reason, rule=rule)
 
     def _bell(self, t: _Table) -> None:
         """The betting window's end (RO 3, SB 3.1, BJ 5.1): no bet → the window starts again; else the bell."""
-        assert t.round is not None
+        r = t.current
         now = self._time()
-        if not any(h["status"] == "held" and h["kind"] == "bet" for h in t.round.data["holds"]):
+        if not r.state.has_bets():
             t.deadline = now + timedelta(seconds=t.record.betting_seconds)
             return
-        if t.game == "blackjack":
-            for s in list(t.engine.open_streaks):  # type: ignore[union-attr]
-                box = t.rnd.boxes.get(s.box)
-                bettor = box.bettors.get(s.player) if box else None
-                if bettor is None or bettor.main <= 0:
-                    self._step(t, {"t": "forfeit", "player": s.player})  # BJ 13.5.4: no main bet, no streak
-        t.round.status = "playing"
+        for player in t.game.forfeits():
+            self._step(t, ForfeitStep(player))  # BJ 13.5.4: no main bet, no streak
+        r.status = "playing"
         t.deadline = None
         self._event(t, "betting_closed")
-        ok = self._try_step(t, {"t": "close"})
+        ok = self._try_step(t, CloseStep())
         self._save(t, "bell")
         if not ok:
             return
-        if t.game != "blackjack" and not t.record.live:
-            assert t.rng is not None
-            value: Any = t.rng.pocket() if t.game == "roulette" else list(t.rng.dice())
-            self._result(t, value)
+        drawn = t.game.drawn_result()
+        if drawn is not None:
+            self._result(t, drawn)
             return
         self._after_step(t)
 
-    def _result(self, t: _Table, value: Any) -> None:
-        self._step(t, {"t": "result", "value": value})
+    def _result(self, t: _Table, step: Step) -> None:
+        self._step(t, step)
         self._save(t, "result")
         self._after_step(t)
 
@@ -405,25 +419,25 @@ class Casino:
         *,
         table_id: str,
         game: str,
-        rules: Mapping[str, Any] | None = None,
+        rules: Mapping[str, object] | None = None,
         live: bool = False,
         betting_seconds: float = 15,
         decision_seconds: float = 20,
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """Open a table (admin): ``rules`` is a rules document validated by the game's loader (``InvalidRules``
         with every problem), ``None`` the statute; the first betting window opens at once."""
         with self._lock:
             self._require(who, Role.ADMIN)
             if not isinstance(table_id, str) or not TABLE_ID.fullmatch(table_id):
                 raise InvalidInput(f"{table_id!r} is not a table id: 1 to 32 letters, digits, '_' or '-'.")
-            if game not in games.GAMES:
-                raise InvalidInput(f"{game!r} is not a game: one of {', '.join(games.GAMES)}.")
+            if game not in GAMES:
+                raise InvalidInput(f"{game!r} is not a game: one of {', '.join(GAMES)}.")
             for what, value in (("betting_seconds", betting_seconds), ("decision_seconds", decision_seconds)):
                 if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 3600:
                     raise InvalidInput(f"{what} must be a number of seconds from 0 to 3600, not {value!r}.")
             if table_id in self._tables:
                 raise TableExists(f"Table {table_id!r} is already open.")
-            loaded = games.load_rules(game, rules)
+            loaded = load_rules(game, rules)
             previous = next((r for r in self.store.tables() if r.table_id == table_id), None)
             if previous is not None and previous.game != game:
                 raise TableExists(f"Table {table_id!r} was a {previous.game} table; choose another id.")
@@ -451,24 +465,24 @@ class Casino:
             self._flush()
             return self._describe(t)
 
-    def _build(self, record: TableRecord, rules: Any) -> _Table:
+    def _build(self, record: TableRecord, rules: object) -> _Table:
         rng = None if record.live else self._sources(record.table_id)
-        engine, cards = games.new_engine(record.game, rules, rng)
-        return _Table(record, rules, engine, cards, rng)
+        return _Table(record, new_table_game(record.game, rules, live=record.live, rng=rng))
 
-    def close_table(self, who: User, table_id: str) -> dict[str, Any]:
+    def close_table(self, who: User, table_id: str) -> JsonObject:
         """Close a table (admin); refused while its round has bets (RO 3, SB 4, BJ 7.1)."""
         with self._lock:
             self._require(who, Role.ADMIN)
             t = self._table(table_id)
-            assert t.round is not None
-            if t.round.data["holds"] or t.round.status != "betting":
-                rule = {"roulette": "RO 3", "sicbo": "SB 4", "blackjack": "BJ 7.1"}[t.game]
-                raise IllegalAction(f"Table {table_id!r} has a round in play; close it once it is settled.", rule=rule)
-            if t.game == "blackjack" and t.engine.open_streaks:  # type: ignore[union-attr]
+            r = t.current
+            if r.state.holds or r.status != "betting":
+                raise IllegalAction(
+                    f"Table {table_id!r} has a round in play; close it once it is settled.", rule=t.game.close_rule
+                )
+            if t.game.has_open_bets():
                 raise IllegalAction("Streak bets are open at this table; they are decided first.", rule="BJ 13.5")
-            t.round.status = "voided"
-            t.round.data["steps"].append({"t": "void", "reason": "table closed"})
+            r.status = "voided"
+            t.change(steps=(*r.state.steps, VoidStep("table closed")))
             self._save(t, "round_closed")
             self.store.put_table(replace(t.record, status="closed"))
             self._commit("table_closed")
@@ -477,15 +491,15 @@ class Casino:
             self._flush()
             return {"table": table_id, "status": "closed"}
 
-    def credit(self, who: User, player: str, amount: int, key: str) -> dict[str, Any]:
+    def credit(self, who: User, player: str, amount: int, key: str) -> JsonObject:
         """Add to a player's wallet from the cashier (admin), audited."""
         return self._adjust(who, "credit", player, amount, key)
 
-    def debit(self, who: User, player: str, amount: int, key: str) -> dict[str, Any]:
+    def debit(self, who: User, player: str, amount: int, key: str) -> JsonObject:
         """Take from a player's wallet back to the cashier (admin; LEDGER 2), audited."""
         return self._adjust(who, "debit", player, amount, key)
 
-    def _adjust(self, who: User, kind: str, player: str, amount: int, key: str) -> dict[str, Any]:
+    def _adjust(self, who: User, kind: str, player: str, amount: int, key: str) -> JsonObject:
         with self._lock:
             self._require(who, Role.ADMIN)
             self.accounts.get(player)
@@ -495,176 +509,98 @@ class Casino:
             self._audit(who.username, kind, None, player=player, amount=amount, entry=entry.id)
             return {"entry": entry.id, "player": player, "wallet": self.ledger.wallet(player)}
 
-    def log(self, actor: str, action: str, **detail: Any) -> None:
+    def log(self, actor: str, action: str, **detail: object) -> None:
         """Write a line to the audit log for the server (logins, failed logins, logouts)."""
         with self._lock:
             self._audit(actor, action, None, **detail)
 
-    def audit(self, who: User, since: datetime | None = None) -> list[dict[str, Any]]:
+    # == recall, audit, meters (casino_recall, casino_meters) =========================================================
+
+    def audit(self, who: User, since: datetime | None = None) -> list[JsonObject]:
         """The audit log (admin)."""
         self._require(who, Role.ADMIN)
         return [a.as_json() for a in self.store.audit(since)]
 
-    def recall(self, who: User, table_id: str, last: int = 10) -> list[dict[str, Any]]:
+    def recall(self, who: User, table_id: str, last: int = 10) -> list[casino_recall.RecalledRound]:
         """The last rounds of a table with every step, card, bet, net and engine operation (admin; the game
         records' recall)."""
         with self._lock:
             self._require(who, Role.ADMIN)
-            if isinstance(last, bool) or not isinstance(last, int) or not 0 < last <= HISTORY:
-                raise InvalidInput(f"last must be 1 to {HISTORY} rounds, not {last!r}.")
-            records = self.store.rounds(table_id, last=last)
-            if not records and table_id not in self._tables:
-                raise UnknownTable(f"There is no table {table_id!r}.")
+            _check_last(last, HISTORY)
             t = self._tables.get(table_id)
-            out = []
-            for r in records:
-                rnd = t.history.get(r.round_id) if t is not None else None
-                if rnd is None and t is not None and t.round is not None and t.round.round_id == r.round_id:
-                    rnd = t.rnd
-                entry = {
-                    "round": r.round_id,
-                    "table": r.table_id,
-                    "seq": r.seq,
-                    "status": r.status,
-                    "opened_at": r.opened_at.isoformat(),
-                    "updated_at": r.updated_at.isoformat(),
-                    "bets": r.data["holds"],
-                    "steps": r.data["steps"],
-                    "cards": r.data.get("cards", []),
-                    "nets": r.data.get("nets"),
-                    "outcome": r.data.get("outcome"),
-                    "entry": r.data.get("entry"),
-                }
-                if rnd is not None:
-                    entry["operations"] = games.jsonable(rnd.operations)
-                out.append(entry)
-            return out
+            return casino_recall.recall(
+                self.store,
+                table_id,
+                last,
+                game=t.game if t is not None else None,
+                current=t.round if t is not None else None,
+            )
 
-    def export_scenario(self, who: User, table_id: str, round_id: str) -> dict[str, Any]:
+    def export_scenario(self, who: User, table_id: str, round_id: str) -> JsonObject:
         """A settled round as a SCENARIOS.md scenario that ``croupier replay`` reproduces (admin). Blackjack
         writes the rounds from the last shuffle on, since a scenario starts on a fresh shoe (BJ 2)."""
         with self._lock:
             self._require(who, Role.ADMIN)
             t = self._table(table_id)
-            record = self.store.get_round(round_id)
-            if record is None or record.table_id != table_id or record.status != "settled":
-                raise InvalidInput(f"{round_id!r} is not a settled round of table {table_id!r}.")
-            if t.game != "blackjack":
-                return games.export_wager(t.game, t.rules, record.data["steps"])
-            rounds = [rnd for rnd in t.history.values() if isinstance(rnd, BlackjackRound)]
-            ids = list(t.history)
-            if round_id not in ids:
-                raise InvalidInput(f"Round {round_id!r} is no longer in the table's memory.")
-            return games.export_blackjack(t.rules, rounds, ids.index(round_id))
+            return casino_recall.export(self.store, t.game, table_id, round_id)
 
-    # == meters and reconciliation ===================================================================================
-
-    def meters(self, who: User, table_id: str) -> dict[str, Any]:
+    def meters(self, who: User, table_id: str) -> casino_meters.Meters:
         """Rounds, wagered, paid, voided, held and the house result of a table, from the ledger (admin)."""
         with self._lock:
             self._require(who, Role.ADMIN)
             if table_id not in self._tables and not self.store.rounds(table_id, last=1):
                 raise UnknownTable(f"There is no table {table_id!r}.")
-            return self._meters(table_id)
+            return casino_meters.table_meters(self.ledger, self.store, table_id)
 
-    def _meters(self, table_id: str) -> dict[str, Any]:
-        with self.ledger.store.transaction(write=False) as tx:
-            holds = [h for h in tx.holds() if h.table == table_id]
-        statuses: dict[str, int] = {}
-        for r in self.store.rounds(table_id):
-            statuses[r.status] = statuses.get(r.status, 0) + 1
-        settled = [h for h in holds if h.status == "settled"]
-        wagered = sum(h.amount for h in holds)
-        paid = sum(h.amount + (h.net or 0) for h in settled)
-        voided = sum(h.amount for h in holds if h.status == "voided")
-        open_ = sum(h.amount for h in holds if h.status == "open")
-        return {
-            "table": table_id,
-            "rounds": statuses,
-            "wagered": wagered,
-            "paid": paid,
-            "voided": voided,
-            "held": open_,
-            "house_result": -sum(h.net or 0 for h in settled),
-        }
-
-    def reconciliation(self, who: User) -> dict[str, Any]:
+    def reconciliation(self, who: User) -> casino_meters.Reconciliation:
         """Per table and in all: wagered − paid − voided − held = house result; the house account and the held
         accounts agree with the tables; every finished round is closed in the ledger; ``ledger.check()``."""
         with self._lock:
             self._require(who, Role.ADMIN)
-            problems = list(self.ledger.problems())
-            tables = {}
-            for rec in self.store.tables():
-                m = self._meters(rec.table_id)
-                if m["wagered"] - m["paid"] - m["voided"] - m["held"] != m["house_result"]:
-                    problems.append(f"table {rec.table_id}: the meters do not add up")
-                for r in self.store.rounds(rec.table_id):
-                    ledger_round = self.ledger.round(r.round_id)
-                    status = ledger_round.status if ledger_round is not None else "open"
-                    if r.status in FINISHED and r.data["holds"] and status != r.status:
-                        problems.append(f"round {r.round_id} is {r.status} but {status} in the ledger")
-                    settled = [h.net or 0 for h in self.ledger.holds(r.round_id) if h.status == "settled"]
-                    if r.status == "settled" and sum(r.data.get("nets", {}).values()) != sum(settled):
-                        problems.append(f"round {r.round_id}: its nets differ from the ledger's")
-                tables[rec.table_id] = m
-            balances = self.ledger.balances()
-            keys = ("wagered", "paid", "voided", "held", "house_result")
-            total = {k: sum(m[k] for m in tables.values()) for k in keys}
-            if balances.get("house", 0) != total["house_result"]:
-                house = balances.get("house", 0)
-                problems.append(f"the house account holds {house}, the tables won {total['house_result']}")
-            on_layout = sum(v for a, v in balances.items() if a.startswith("held:"))
-            if on_layout != total["held"]:
-                problems.append(f"held accounts total {on_layout}, the tables' open bets {total['held']}")
-            return {"tables": tables, "all": total, "problems": problems, "ok": not problems}
+            return casino_meters.reconcile(self.ledger, self.store)
 
     # == players =====================================================================================================
 
-    def _describe(self, t: _Table) -> dict[str, Any]:
+    def _describe(self, t: _Table) -> JsonObject:
         r = t.round
         return {
             "table": t.record.table_id,
-            "game": t.game,
+            "game": t.record.game,
             "live": t.record.live,
             "betting_seconds": t.record.betting_seconds,
             "decision_seconds": t.record.decision_seconds,
             "round": r.round_id if r else None,
             "status": r.status if r else None,
             "deadline": t.deadline.isoformat() if t.deadline else None,
-            **self._seating(t),
+            **t.game.seating(),
         }
 
-    def tables(self, who: User) -> list[dict[str, Any]]:
+    def tables(self, who: User) -> list[JsonObject]:
         """The open tables (any role)."""
         with self._lock:
             self._require(who, Role.PLAYER, Role.DEALER, Role.ADMIN)
             return [self._describe(t) for t in self._tables.values()]
 
-    def table_view(self, who: User, table_id: str) -> dict[str, Any]:
+    def table_view(self, who: User, table_id: str) -> JsonObject:
         """What the caller may see of a table: a blackjack round through ``player_view`` (no hole card, no shoe
         order; a face-down box card only for its bettors, BJ 5.2)."""
         with self._lock:
             self._require(who, Role.PLAYER, Role.DEALER, Role.ADMIN)
             t = self._table(table_id)
             out = self._describe(t)
-            viewer = who.username if who.role is Role.PLAYER else None
-            if t.game == "blackjack":
-                out["view"] = player_view(t.rnd, viewer) if t.rnd is not None else None
-            else:
-                out["view"] = games.wager_view(t.rnd, t.game)
+            out["view"] = t.game.view(who.username if who.role is Role.PLAYER else None)
             if who.role is Role.PLAYER:
                 out["wallet"] = self.ledger.wallet(who.username)
             return out
 
-    def place_bet(self, who: User, table_id: str, bet: Mapping[str, Any], key: str) -> dict[str, Any]:
+    def place_bet(self, who: User, table_id: str, bet: Mapping[str, object], key: str) -> BetAnswer:
         """Place a bet (player) in the betting window (RO 3, SB 3.1, BJ 5.1): checked by the engine, then its
         stake held by the ledger under ``key`` (LEDGER 2, 3); the same key and bet answer the same again."""
         with self._lock:
             self._require(who, Role.PLAYER)
             t = self._table(table_id)
             key = _check_key(key)
-            bet_doc, amount = games.normalise_bet(t.game, bet)
+            bet_doc, amount = t.game.normalise_bet(bet)
             digest = fingerprint("bet", {"table": table_id, "bet": bet_doc})
             ledger_key = f"bet:{who.username}:{key}"
             try:
@@ -674,23 +610,40 @@ class Casino:
                 if (done := self._replayed(ledger_key, digest)) is not None:
                     return done
                 raise
-            self._event(t, "bet_placed", player=who.username, bet=bet_doc, ref=hold["ref"])
+            self._event(t, "bet_placed", player=who.username, bet=bet_doc, ref=hold.ref)
             self._flush()
-            answer: dict[str, Any] = hold["answer"]
-            return answer
+            return hold.answer
 
     def _place_bet(
-        self, t: _Table, player: str, bet_doc: dict[str, Any], amount: int, *, key: str, digest: str
-    ) -> dict[str, Any]:
-        assert t.round is not None
+        self, t: _Table, player: str, bet_doc: BetDocument, amount: int, *, key: str, digest: str
+    ) -> BetHold:
+        r = t.current
         now = self._time()
-        if t.round.status != "betting" or t.deadline is None or now >= t.deadline:
-            raise IllegalAction("Betting is closed: no bet after the bell.", rule=games.BETTING_RULE[t.game])
-        games.verify_bet(t.rnd, t.game, player, bet_doc)
-        if len(t.round.data["holds"]) >= games.MAX_BETS_PER_ROUND:
-            raise IllegalAction("This round takes no more bets.", rule=games.BETTING_RULE[t.game])
-        hold = self._hold(t, player, amount, key, kind="bet", digest=digest, extra={"bet": bet_doc})
-        self._step(t, t.round.data["steps"][-1], record=False)  # the bet's step, stored with its hold
+        if r.status != "betting" or t.deadline is None or now >= t.deadline:
+            raise IllegalAction("Betting is closed: no bet after the bell.", rule=t.game.betting_rule)
+        t.game.verify_bet(player, bet_doc)
+        if len(r.state.holds) >= MAX_BETS_PER_ROUND:
+            raise IllegalAction("This round takes no more bets.", rule=t.game.betting_rule)
+        number = r.state.next + 1
+        ref = f"b{number}"
+        answer: BetAnswer = {
+            "table": t.record.table_id,
+            "round": r.round_id,
+            "ref": ref,
+            "amount": amount,
+            "bet": bet_doc,
+        }
+
+        def make(entry: int) -> BetHold:
+            return BetHold(
+                ref=ref, player=player, amount=amount, key=key, digest=digest, status="held", bet=bet_doc,
+                answer=answer, entry=entry,
+            )  # fmt: skip
+
+        step = BetStep(ref, player, bet_doc)
+        hold = self._hold(t, player, amount, key, make=make, step=step)
+        self._step(t, step, record=False)  # the bet's step, stored with its hold
+        assert isinstance(hold, BetHold)
         return hold
 
     def _check_funds(self, player: str, amount: int) -> None:
@@ -698,7 +651,7 @@ class Casino:
         if balance < amount:
             raise InsufficientFunds(f"A stake of {amount} exceeds {player}'s wallet of {balance}.", rule="LEDGER 2")
 
-    def _replayed(self, ledger_key: str, digest: str) -> dict[str, Any] | None:
+    def _replayed(self, ledger_key: str, digest: str) -> BetAnswer | None:
         """The answer already given under ``ledger_key``, or ``IdempotencyConflict`` for another payload."""
         round_id = self._find_entry_round(ledger_key)
         if round_id is None:
@@ -706,65 +659,42 @@ class Casino:
         table = self._tables.get(round_id.rpartition(".")[0])
         current = table.round if table is not None else None
         record = current if current is not None and current.round_id == round_id else self.store.get_round(round_id)
-        hold = next((h for h in record.data["holds"] if h["key"] == ledger_key), None) if record else None
-        if hold is None or hold["digest"] != digest or "answer" not in hold:
+        hold = next((h for h in record.state.holds if h.key == ledger_key), None) if record else None
+        if not isinstance(hold, BetHold) or hold.digest != digest:
             raise IdempotencyConflict(
                 f"Idempotency key {ledger_key.split(':', 2)[2]!r} was used for another request; send a new key.",
                 rule="LEDGER 3",
             )
-        answer: dict[str, Any] = hold["answer"]
-        return answer
+        return hold.answer
 
     def _hold(
-        self, t: _Table, player: str, amount: int, key: str, *, kind: str, digest: str, extra: dict[str, Any]
-    ) -> dict[str, Any]:
+        self, t: _Table, player: str, amount: int, key: str, *, make: Callable[[int], Hold], step: Step | None
+    ) -> Hold:
         """Hold a stake (and for a bet, its step) in one transaction: the ledger holds it and, in the same
         transaction, the hold is appended to the stored round; one boundary. Nothing changes when it is refused."""
-        r = t.round
-        assert r is not None
-        number = r.data["next"] + 1
-        ref = f"{'b' if kind == 'bet' else 'x'}{number}"
-        hold = {
-            "ref": ref,
-            "player": player,
-            "amount": amount,
-            "key": key,
-            "kind": kind,
-            "digest": digest,
-            "status": "held",
-            **extra,
-        }
-        steps = []
-        if kind == "bet":
-            hold["answer"] = {
-                "table": t.record.table_id,
-                "round": r.round_id,
-                "ref": ref,
-                "amount": amount,
-                "bet": extra["bet"],
-            }
-            steps.append({"t": "bet", "ref": ref, "player": player, "bet": extra["bet"]})
+        r = t.current
+        number = r.state.next + 1
+        steps = (step,) if step is not None else ()
         now = self._time()
+        made: list[Hold] = []
 
         def record(tx: LedgerTransaction, entry: Entry) -> None:
-            hold["entry"] = entry.id
+            hold = make(entry.id)
+            made.append(hold)
             if r.round_id in self._dirty:  # inside batch(): the round is stored before a change is added to it
                 self.store.put_round(r)  # (and again, whole, when the batch ends)
-            self.store.append_round(
-                RoundChange(r.round_id, now, {"holds": [hold], "steps": steps}, {"next": number}), within=tx
-            )
+            self.store.append_round(RoundChange(r.round_id, now, (hold,), steps, number), within=tx)
 
+        ref = f"{'b' if step is not None else 'x'}{number}"
         self.ledger.hold(
             player, amount, table=t.record.table_id, round_id=r.round_id, bet_ref=ref, key=key, then=record
         )
-        if "entry" not in hold:  # the ledger answered an entry written before under this key
+        if not made:  # the ledger answered an entry written before under this key
             raise IdempotencyConflict(f"Idempotency key {key!r} was used before.", rule="LEDGER 3")
-        r.data["next"] = number
-        r.data["holds"].append(hold)
-        r.data["steps"].extend(steps)
+        r.state = r.state.add(holds=(made[0],), steps=steps, next=number)
         r.updated_at = now
-        self._commit(f"{kind}_held")
-        return hold
+        self._commit(f"{'bet' if step is not None else 'extra'}_held")
+        return made[0]
 
     def act(
         self,
@@ -776,7 +706,7 @@ class Casino:
         box: int | None = None,
         hand: int | None = None,
         amount: int | None = None,
-    ) -> dict[str, Any]:
+    ) -> ActAnswer:
         """Answer the pending blackjack decision (player): only the caller's own (BJ 6.3, BJ 20.2); an extra
         stake (double BJ 17, split BJ 16, follow BJ 20, insurance BJ 12 with ``amount``, Any Pair BJ 13.1) is
         held by the ledger first. The same key and answer give the same reply again."""
@@ -784,46 +714,46 @@ class Casino:
             self._require(who, Role.PLAYER)
             t = self._table(table_id)
             key = _check_key(key)
-            if t.game != "blackjack":
-                raise IllegalAction(f"Table {table_id!r} plays {t.game}: there is no decision to answer.")
-            assert t.round is not None
+            if not t.game.decides:
+                raise IllegalAction(f"Table {table_id!r} plays {t.record.game}: there is no decision to answer.")
+            r = t.current
             payload = {"table": table_id, "action": action, "box": box, "hand": hand, "amount": amount}
             digest = fingerprint("act", payload)
             act_key = f"{who.username}:{key}"
-            for rec in [t.round, *self._recent(t)]:
-                done = rec.data["acts"].get(act_key)
+            for rec in [r, *self._recent(t)]:
+                done = rec.state.acts.get(act_key)
                 if done is not None:
-                    if done["digest"] != digest:
+                    if done.digest != digest:
                         raise IdempotencyConflict(f"Key {key!r} was used for another answer.", rule="LEDGER 3")
-                    answer: dict[str, Any] = done["answer"]
-                    return answer
+                    return done.answer
             ledger_key = f"act:{who.username}:{key}"
             if self._find_entry_round(ledger_key) is not None:
                 raise IdempotencyConflict(f"Idempotency key {key!r} was used for another answer.", rule="LEDGER 3")
-            if t.round.status != "playing" or "stalled" in t.round.data:
+            if r.status != "playing" or r.state.stalled is not None:
                 raise IllegalAction(f"{action!r}: no decision is waiting at this table.", rule="BJ 6.3")
-            q = t.rnd.verify(action, box=box, player=who.username, hand=hand, amount=amount)
-            extra = games.extra_stake(t.rnd, action, amount)
+            q = t.game.verify_answer(who.username, action, box, hand, amount)
+            extra = t.game.answer_stake(action, amount)
             if extra:
                 self._check_funds(who.username, extra)
-                self._hold(t, who.username, extra, ledger_key, kind="extra", digest=digest, extra={"action": action})
-            step = {
-                "t": "act",
-                "player": who.username,
-                "action": action,
-                "box": q.box,
-                "hand": q.hand,
-                "amount": amount,
-            }
-            answer = {
+                player = who.username
+
+                def make(entry: int) -> ExtraHold:
+                    return ExtraHold(
+                        ref=f"x{r.state.next + 1}", player=player, amount=extra, key=ledger_key, digest=digest,
+                        status="held", action=action, entry=entry,
+                    )  # fmt: skip
+
+                self._hold(t, who.username, extra, ledger_key, make=make, step=None)
+            step = ActStep(who.username, action, q.box, q.hand, amount)
+            answer: ActAnswer = {
                 "table": table_id,
-                "round": t.round.round_id,
+                "round": r.round_id,
                 "action": action,
                 "box": q.box,
                 "hand": q.hand,
                 "extra_stake": extra,
             }
-            t.round.data["acts"][act_key] = {"digest": digest, "answer": answer}
+            t.change(acts={**r.state.acts, act_key: Act(digest, answer)})
             done_now = self._try_step(t, step)
             self._save(t, "act")
             if done_now:
@@ -836,7 +766,7 @@ class Casino:
 
     # == dealers =====================================================================================================
 
-    def report(self, who: User, table_id: str, result: object) -> dict[str, Any]:
+    def report(self, who: User, table_id: str, result: object) -> JsonObject:
         """A live table's result (dealer): a pocket 0-36 (RO 4), three dice (SB 3.2), ``"void"`` for a void spin
         or roll (RO 2.2, SB 3.3: the bets stand), or a card code from the shoe reader (BJ 5.2)."""
         with self._lock:
@@ -844,54 +774,66 @@ class Casino:
             t = self._table(table_id)
             if not t.record.live:
                 raise IllegalAction(f"Table {table_id!r} is an RNG table: its results are drawn, not reported.")
-            assert t.round is not None
-            if t.game == "blackjack":
-                if not isinstance(result, str):
-                    raise InvalidInput(f"{result!r} is not a card code such as 'KD' (BJ 5.2).")
-                card = parse_card(result.strip().upper())
-                assert t.cards is not None
-                t.cards.queue.append(card)
-                t.round.data["reported"] = [str(c) for c in t.cards.queue]
+            r = t.current
+            card = t.game.feed_card(result)
+            if card is not None:
+                r.state = t.game.record(r.state)
                 self._save(t, "card_reported")
-                stalled = t.round.data.get("stalled")
+                stalled = r.state.stalled
                 if stalled is not None and self._try_step(t, stalled):
                     self._save(t, "step")
                     self._after_step(t)
                 self._flush()
-                return {"table": table_id, "round": t.round.round_id, "card": str(card)}
-            if t.round.status != "playing":
-                raise IllegalAction("There is no result before the bell closes betting.", rule=t.rnd.RULE_BETTING)
-            round_id = t.round.round_id
-            if result == "void":
-                self._step(t, {"t": "void_result"})
-                if t.game == "sicbo":  # SB 3.3: a new betting window; the bets placed stand
-                    t.round.status = "betting"
+                return {"table": table_id, "round": r.round_id, "card": card}
+            if r.status != "playing":
+                raise IllegalAction("There is no result before the bell closes betting.", rule=t.game.betting_rule)
+            step = t.game.reported(result)
+            if isinstance(step, VoidResultStep):
+                self._step(t, step)
+                if t.game.reopens_after_void_result:  # SB 3.3: a new betting window; the bets placed stand
+                    r.status = "betting"
                     t.deadline = self._time() + timedelta(seconds=t.record.betting_seconds)
                 self._save(t, "void_result")
-                self._event(t, "void_result", rule=games.VOID_RULE[t.game])
+                self._event(t, "void_result", rule=t.game.void_rule)
             else:
-                value: Any = check_pocket(result) if t.game == "roulette" else list(check_dice(result))
-                self._result(t, value)
+                self._result(t, step)
             self._flush()
-            return {"table": table_id, "round": round_id, "result": result}
+            return {"table": table_id, "round": r.round_id, "result": result}
 
-    def void(self, who: User, table_id: str, reason: str) -> dict[str, Any]:
+    def void(self, who: User, table_id: str, reason: str) -> JsonObject:
         """Void the round (dealer; RO 2.2, SB 3.3, BJ 5.1.2): every held bet is returned, audited."""
         with self._lock:
             self._require(who, Role.DEALER)
             t = self._table(table_id)
             if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
                 raise InvalidInput("A void needs a reason of 1 to 500 characters.")
-            assert t.round is not None
-            round_id = t.round.round_id
+            round_id = t.current.round_id
             self._void_round(t, who.username, reason)
             self._open_round(t)
             self._flush()
             return {"table": table_id, "round": round_id, "status": "voided"}
 
+    def close_betting(self, who: User, table_id: str) -> JsonObject:
+        """The dealer's bell on a live table (RO 3, SB 3.1, BJ 5.1): betting closes now. Refused on an RNG table
+        (its timer rings the bell), outside the betting window, or when no bet has been placed."""
+        with self._lock:
+            self._require(who, Role.DEALER)
+            t = self._table(table_id)
+            rule = t.game.betting_rule
+            if not t.record.live:
+                raise IllegalAction(f"Table {table_id!r} is an RNG table: its timer closes betting.", rule=rule)
+            r = t.current
+            if r.status != "betting":
+                raise IllegalAction("Betting is already closed in this round.", rule=rule)
+            if not r.state.has_bets():
+                raise IllegalAction("No bet has been placed yet: the betting window stays open.", rule=rule)
+            self._bell(t)
+            self._flush()
+            return {"table": table_id, "round": r.round_id, "status": t.round.status if t.round else None}
+
     # == time ========================================================================================================
 
-    def tick(self, now: datetime | None = None, *, tables: Iterable[str] | None = None) -> list[dict[str, Any]]:
+    def tick(self, now: datetime | None = None, *, tables: Iterable[str] | None = None) -> list[Event]:
         """Move every table (or those of ``tables`` still open) on to ``now``: the bell at the end of a betting
         window, RNG results, each decision's published default (``stand``, ``decline`` for offers) when its timer
         runs out, settlement, the next window. Returns the events it produced."""
@@ -917,12 +859,10 @@ class Casino:
             r = t.round
             if r is None or t.deadline is None or now < t.deadline:
                 return
+            step = t.game.default_step() if r.status == "playing" else None
             if r.status == "betting":
                 self._bell(t)
-            elif r.status == "playing" and t.game == "blackjack" and t.rnd.pending is not None:
-                q = t.rnd.pending
-                action = games.default_action(t.rnd)
-                step = {"t": "act", "player": q.player, "action": action, "box": q.box, "hand": q.hand, "amount": None}
+            elif step is not None:
                 t.deadline = None
                 ok = self._try_step(t, step)
                 self._save(t, "default_action")
@@ -931,8 +871,8 @@ class Casino:
                     "default_action",
                     t.record.table_id,
                     round=r.round_id,
-                    player=q.player,
-                    answer=action,
+                    player=step.player,
+                    answer=step.action,
                     rule="BJ 6.5",
                 )
                 if ok:
@@ -959,20 +899,19 @@ class Casino:
 
     # == recovery ====================================================================================================
 
-    def recover(self, *, void_unfinished: bool = False) -> list[dict[str, Any]]:
+    def recover(self, *, void_unfinished: bool = False) -> list[JsonObject]:
         """At start-up: rebuild every open table from its stored rounds and bring each unfinished round to a
         consistent state — held stakes reconciled with the ledger, a round the ledger already closed marked so,
         a round whose steps are all stored settled, any other resumed where it stood (fresh timers) or, when it
         cannot be replayed or ``void_unfinished``, voided with every held bet returned. Each is audited."""
         with self._lock:
-            report: list[dict[str, Any]] = []
+            report: list[JsonObject] = []
             for record in self.store.tables():
                 if record.status != "open" or record.table_id in self._tables:
                     continue
-                t = self._build(record, games.load_rules(record.game, record.rules))
+                t = self._build(record, load_rules(record.game, record.rules))
                 self._tables[record.table_id] = t
-                rounds = self.store.rounds(record.table_id)
-                for r in rounds:
+                for r in self.store.rounds(record.table_id):
                     t.seq = max(t.seq, r.seq)
                     if r.status in FINISHED:
                         self._replay_finished(t, r)
@@ -983,142 +922,104 @@ class Casino:
             self._flush()
             return report
 
-    def _replay(self, t: _Table, r: RoundRecord) -> None:
-        t.round = r
-        if t.game != "blackjack" and t.rnd is not None and not t.rnd.is_over:
-            t.engine.round = None
-        t.rnd = t.engine.open_round()
-        if t.cards is not None:
-            t.cards.queue.clear()
-            t.cards.queue.extend(parse_card(c) for c in [*r.data.get("cards", []), *r.data.get("reported", [])])
-        for step in r.data["steps"]:
-            if step["t"] == "void" and t.game != "blackjack":
-                continue
-            games.apply_step(t.engine, t.rnd, t.game, step)
-
     def _replay_finished(self, t: _Table, r: RoundRecord) -> None:
-        if t.game != "blackjack" and r.status == "voided":
-            t.round = r
+        t.round = r
+        if r.status == "voided" and not t.game.replays_voided():
             return
-        self._replay(t, r)
-        self._remember(t)
+        t.game.replay(r.state)
+        t.game.remember(r.round_id)
 
-    def _recover_round(self, t: _Table, r: RoundRecord, void_unfinished: bool) -> dict[str, Any]:
+    def _reconcile_holds(self, r: RoundRecord) -> None:
+        """Holds left ``pending`` by versions before a bet was one transaction: held if the ledger holds them."""
+        if not any(h.status == "pending" for h in r.state.holds):
+            return
         in_ledger = {h.bet_ref: h for h in self.ledger.holds(r.round_id)}
-        for h in list(r.data["holds"]):
-            if h["status"] == "pending":
-                if h["ref"] in in_ledger:
-                    h["status"], h["entry"] = "held", in_ledger[h["ref"]].entry_id
-                    closed = any(s["t"] == "close" for s in r.data["steps"])
-                    if h["kind"] == "bet" and not closed:
-                        r.data["steps"].append({"t": "bet", "ref": h["ref"], "player": h["player"], "bet": h["bet"]})
-                else:
-                    r.data["holds"].remove(h)
+        closed = any(isinstance(s, CloseStep) for s in r.state.steps)
+        holds: list[Hold] = []
+        steps = list(r.state.steps)
+        for hold in r.state.holds:
+            if hold.status != "pending":
+                holds.append(hold)
+            elif hold.ref in in_ledger:
+                held = replace(hold, status="held", entry=in_ledger[hold.ref].entry_id)
+                holds.append(held)
+                if isinstance(held, BetHold) and not closed:
+                    steps.append(BetStep(held.ref, held.player, held.bet))
+        r.state = replace(r.state, holds=tuple(holds), steps=tuple(steps))
+
+    def _recover_round(self, t: _Table, r: RoundRecord, void_unfinished: bool) -> JsonObject:
+        self._reconcile_holds(r)
         ledger_round = self.ledger.round(r.round_id)
         status = "resumed"
+        t.round = r
         try:
-            self._replay(t, r)
+            t.game.replay(r.state)
             replayed = True
         except (ValueError, ChanceExhausted):
             replayed = False
         if ledger_round is not None and ledger_round.status != "open":
             r.status = ledger_round.status
-            r.data["entry"] = ledger_round.closed_by
+            t.change(entry=ledger_round.closed_by)
             if r.status == "settled" and replayed:
-                r.data["outcome"] = games.outcome(t.game, t.rnd)
+                t.change(outcome=t.game.outcome())
             self._save(t, "recovered")
             status = r.status
         elif r.status == "voiding" or not replayed or void_unfinished:
             if not replayed:
-                t.rnd = t.engine.round if t.game == "blackjack" else t.rnd
+                t.game.restore_after_failed_replay()
             self._void_round(t, SYSTEM, "recovery: the round could not be resumed")
             status = "voided"
-        elif t.rnd.is_over:
+        elif t.game.is_over:
             self._settle(t)
             status = "settled"
         else:
             now = self._time()
-            stalled = r.data.get("stalled")
             if r.status == "betting":
                 t.deadline = now + timedelta(seconds=t.record.betting_seconds)
-            elif stalled is None and t.game == "blackjack" and t.rnd.pending is not None:
+            elif r.state.stalled is None and t.game.pending() is not None:
                 t.deadline = now + timedelta(seconds=t.record.decision_seconds)
-            elif t.game != "blackjack" and not t.record.live and t.rnd.outcome is None:
-                assert t.rng is not None
-                self._result(t, t.rng.pocket() if t.game == "roulette" else list(t.rng.dice()))
+            elif t.game.needs_result():
+                drawn = t.game.drawn_result()
+                assert drawn is not None
+                self._result(t, drawn)
             self._save(t, "recovered")
         self._audit(SYSTEM, "recovery", t.record.table_id, round=r.round_id, status=status)
         self._event(t, "recovered", status=status)
         return {"table": t.record.table_id, "round": r.round_id, "status": status}
 
-    # == the browser table's reads (issue 6) ==========================================================================
+    # == the browser table's reads (issue 6; casino_info) =============================================================
 
-    def _seating(self, t: _Table) -> dict[str, Any]:
-        """The limits of a table's description and, for blackjack, its boxes and the boxes taken."""
-        out: dict[str, Any] = {"limits": info.limits(t.game, t.rules)}
-        if t.game == "blackjack":
-            out["boxes"] = t.rules.boxes
-            boxes = t.rnd.boxes if t.rnd is not None else {}
-            out["seats"] = sorted(n for n, b in boxes.items() if b.bettors)
-        return out
-
-    def table_rules(self, who: User, table_id: str) -> dict[str, Any]:
+    def table_rules(self, who: User, table_id: str) -> JsonObject:
         """A table's rules for the page (any role): bet kinds with payouts, limits, the layout, and each rule as
         a catalogue key with parameters (``croupier.service.casino_info.rules_info``)."""
         with self._lock:
             self._require(who, Role.PLAYER, Role.DEALER, Role.ADMIN)
             t = self._table(table_id)
-            return {"table": table_id, "game": t.game, "live": t.record.live, **info.rules_info(t.game, t.rules)}
+            return {"table": table_id, "game": t.record.game, "live": t.record.live, **t.game.rules_info()}
 
-    def table_history(self, who: User, table_id: str, last: int = 50) -> dict[str, Any]:
+    def table_history(self, who: User, table_id: str, last: int = 50) -> JsonObject:
         """The public results of a roulette or sic bo table's last settled rounds, newest first, with their
         statistics (any role); a blackjack table has none."""
         with self._lock:
             self._require(who, Role.PLAYER, Role.DEALER, Role.ADMIN)
-            if isinstance(last, bool) or not isinstance(last, int) or not 0 < last <= HISTORY:
-                raise InvalidInput(f"last must be 1 to {HISTORY} rounds, not {last!r}.")
+            _check_last(last, HISTORY)
             t = self._table(table_id)
-            results: list[dict[str, Any]] = []
-            for round_id in reversed(t.history):
-                entry = info.result_of(t.game, round_id, t.history[round_id])
-                if entry is not None:
-                    results.append(entry)
-                    if len(results) >= last:
-                        break
-            return {"table": table_id, "game": t.game, "results": results, "stats": info.history_stats(t.game, results)}
+            results = t.game.results(last)
+            return {"table": table_id, "game": t.record.game, "results": results, "stats": t.game.stats(results)}
 
-    def player_rounds(self, who: User, table_id: str | None = None, last: int = 10) -> list[dict[str, Any]]:
+    def player_rounds(self, who: User, table_id: str | None = None, last: int = 10) -> list[JsonObject]:
         """The caller's own recent rounds (player): each with the caller's stakes and nets and the public result,
         newest first; of one table, or of every open table."""
         with self._lock:
             self._require(who, Role.PLAYER)
-            if isinstance(last, bool) or not isinstance(last, int) or not 0 < last <= 100:
-                raise InvalidInput(f"last must be 1 to 100 rounds, not {last!r}.")
+            _check_last(last, 100)
             tables = [self._table(table_id)] if table_id is not None else list(self._tables.values())
-            out: list[dict[str, Any]] = []
+            out: list[JsonObject] = []
             for t in tables:
                 for record in self.store.rounds(t.record.table_id, last=min(HISTORY, 5 * last + 10)):
-                    mine = info.my_round(t.game, record, who.username)
+                    result = t.game.my_result(record.state.outcome or {})
+                    mine = info.my_round(t.record.game, record, who.username, result)
                     if mine is not None:
                         out.append(mine)
-            out.sort(key=lambda r: (r["updated_at"], r["opened_at"]), reverse=True)
+            out.sort(key=lambda r: (str(r["updated_at"]), str(r["opened_at"])), reverse=True)
             return out[:last]
-
-    def close_betting(self, who: User, table_id: str) -> dict[str, Any]:
-        """The dealer's bell on a live table (RO 3, SB 3.1, BJ 5.1): betting closes now. Refused on an RNG table
-        (its timer rings the bell), outside the betting window, or when no bet has been placed."""
-        with self._lock:
-            self._require(who, Role.DEALER)
-            t = self._table(table_id)
-            rule = games.BETTING_RULE[t.game]
-            if not t.record.live:
-                raise IllegalAction(f"Table {table_id!r} is an RNG table: its timer closes betting.", rule=rule)
-            assert t.round is not None
-            if t.round.status != "betting":
-                raise IllegalAction("Betting is already closed in this round.", rule=rule)
-            if not any(h["status"] == "held" and h["kind"] == "bet" for h in t.round.data["holds"]):
-                raise IllegalAction("No bet has been placed yet: the betting window stays open.", rule=rule)
-            round_id = t.round.round_id
-            self._bell(t)
-            self._flush()
-            return {"table": table_id, "round": round_id, "status": t.round.status if t.round else None}

@@ -6,10 +6,10 @@ from __future__ import annotations
 import copy
 import threading
 from datetime import datetime
-from typing import Any
 
 from croupier.service.casino import AuditRecord, RoundChange, RoundRecord, TableRecord
 from croupier.service.ledger import LedgerTransaction
+from croupier.service.round_state import JsonObject
 
 
 class MemoryCasinoStore:
@@ -56,7 +56,7 @@ class MemoryCasinoStore:
                 mine = mine[-last:]
             return [copy.deepcopy(r) for r in mine]
 
-    def add_audit(self, at: datetime, actor: str, action: str, table_id: str | None, detail: dict[str, Any]) -> None:
+    def add_audit(self, at: datetime, actor: str, action: str, table_id: str | None, detail: JsonObject) -> None:
         """Append to the audit log."""
         with self._lock:
             record = AuditRecord(len(self.audit_records) + 1, at, actor, action, table_id, copy.deepcopy(detail))

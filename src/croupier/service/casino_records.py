@@ -8,12 +8,13 @@ from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol, cast
 
 from croupier.errors import CroupierError
-from croupier.service import casino_games as games
 from croupier.service.accounts import User
 from croupier.service.ledger import LedgerTransaction
+from croupier.service.round_state import Hold, JsonObject, RoundState, Step, hold_from_json, step_from_json
+from croupier.service.table_games import view_event
 
 TableStatus = Literal["open", "closed"]
 RoundStatus = Literal["betting", "playing", "settling", "settled", "voiding", "voided"]
@@ -37,7 +38,7 @@ class TableRecord:
 
     table_id: str
     game: str
-    rules: dict[str, Any]
+    rules: JsonObject
     live: bool
     betting_seconds: float
     decision_seconds: float
@@ -47,42 +48,59 @@ class TableRecord:
 
 @dataclass(slots=True)
 class RoundRecord:
-    """A round as stored. ``data`` is JSON: ``holds`` (every bet and extra stake with its ledger key and status
-    ``held``, stored in the ledger's transaction that holds it; ``pending`` only in rounds of earlier versions,
-    which recovery reconciles with the ledger), ``steps`` (see :mod:`croupier.service.casino_games`), ``cards``
-    (blackjack, in the order they left the shoe), ``reported`` (live cards not used yet), ``acts`` (answers by
-    idempotency key), ``stalled`` (a live step waiting for a card), ``nets``, ``outcome`` and ``entry`` (the
-    settling entry)."""
+    """A round as stored: its status and its typed :class:`~croupier.service.round_state.RoundState` (``data`` is
+    that state as its stored JSON document)."""
 
     round_id: str
     table_id: str
     seq: int
     status: RoundStatus
-    data: dict[str, Any]
+    state: RoundState
     opened_at: datetime
     updated_at: datetime
+
+    @property
+    def data(self) -> JsonObject:
+        """The round's state as its stored JSON document."""
+        return self.state.to_json()
 
 
 @dataclass(frozen=True, slots=True)
 class RoundChange:
-    """What a command adds to a stored round without writing it whole (a bet: its hold and its step): ``append``
-    extends lists of the round's ``data``, ``set`` replaces keys of it, ``at`` becomes its ``updated_at``."""
+    """What a command adds to a stored round without writing it whole (a bet: its hold and its step; an extra
+    stake: its hold): ``holds`` and ``steps`` are appended, ``next`` becomes the round's last hold number, ``at``
+    its ``updated_at``."""
 
     round_id: str
     at: datetime
-    append: dict[str, list[Any]]
-    set: dict[str, Any]
+    holds: tuple[Hold, ...]
+    steps: tuple[Step, ...]
+    next: int
 
     def apply(self, record: RoundRecord) -> None:
         """Apply the change to ``record`` (in place)."""
-        for key, items in self.append.items():
-            record.data.setdefault(key, []).extend(items)
-        record.data.update(self.set)
+        record.state = record.state.add(holds=self.holds, steps=self.steps, next=self.next)
         record.updated_at = self.at
 
-    def as_json(self) -> dict[str, Any]:
-        """The change's ``append`` and ``set`` as one JSON object."""
-        return {"append": self.append, "set": self.set}
+    def as_json(self) -> JsonObject:
+        """The change as its stored JSON document: ``append`` (lists of the round's document) and ``set`` (keys)."""
+        return {
+            "append": {"holds": [h.to_json() for h in self.holds], "steps": [s.to_json() for s in self.steps]},
+            "set": {"next": self.next},
+        }
+
+    @classmethod
+    def from_json(cls, round_id: str, at: datetime, doc: Mapping[str, object]) -> RoundChange:
+        """A stored change."""
+        append = cast("Mapping[str, list[Mapping[str, object]]]", doc["append"])
+        values = cast("Mapping[str, object]", doc["set"])
+        return cls(
+            round_id,
+            at,
+            tuple(hold_from_json(h) for h in append.get("holds", [])),
+            tuple(step_from_json(s) for s in append.get("steps", [])),
+            cast(int, values["next"]),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,9 +112,9 @@ class AuditRecord:
     actor: str
     action: str
     table_id: str | None
-    detail: dict[str, Any]
+    detail: JsonObject
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> JsonObject:
         """The record as a JSON object."""
         return {
             "id": self.id,
@@ -137,7 +155,7 @@ class CasinoStore(Protocol):
         """The table's rounds in order (only the ``last`` ones when given)."""
         ...
 
-    def add_audit(self, at: datetime, actor: str, action: str, table_id: str | None, detail: dict[str, Any]) -> None:
+    def add_audit(self, at: datetime, actor: str, action: str, table_id: str | None, detail: JsonObject) -> None:
         """Append a line to the audit log."""
         ...
 
@@ -151,15 +169,15 @@ class Subscription:
 
     def __init__(self, table_id: str) -> None:
         self.table_id = table_id
-        self.events: deque[dict[str, Any]] = deque(maxlen=10_000)
+        self.events: deque[JsonObject] = deque(maxlen=10_000)
 
-    def drain(self) -> list[dict[str, Any]]:
+    def drain(self) -> list[JsonObject]:
         """Every event queued since the last drain."""
         out = list(self.events)
         self.events.clear()
         return out
 
     @staticmethod
-    def view_for(user: User | None, event: Mapping[str, Any]) -> dict[str, Any]:
+    def view_for(user: User | None, event: Mapping[str, object]) -> JsonObject:
         """``event`` as ``user`` may see it: a face-down box card only for that box's bettors (BJ 5.2)."""
-        return games.view_event(event, user.username if user is not None else None)
+        return view_event(event, user.username if user is not None else None)

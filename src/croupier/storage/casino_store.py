@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from croupier.service.casino import AuditRecord, RoundChange, RoundRecord, RoundStatus, TableRecord, TableStatus
 from croupier.service.ledger import LedgerTransaction
+from croupier.service.round_state import RoundState
 from croupier.storage.database import read_engine
 from croupier.storage.fastpath import DialectStatements, FastStatements
 from croupier.storage.groups import commit_groups
@@ -63,7 +64,7 @@ def _rounds(session: Session, rows: list[CasinoRoundRow]) -> list[RoundRecord]:
             row.table_id,
             row.seq,
             cast(RoundStatus, row.status),
-            json.loads(row.data),
+            RoundState.from_json(json.loads(row.data)),
             row.opened_at,
             row.updated_at,
         )
@@ -77,7 +78,7 @@ def _rounds(session: Session, rows: list[CasinoRoundRow]) -> list[RoundRecord]:
         )
         for change in session.scalars(query):
             body = json.loads(change.change)
-            RoundChange(change.round_id, change.at, body["append"], body["set"]).apply(records[change.round_id])
+            RoundChange.from_json(change.round_id, change.at, body).apply(records[change.round_id])
     return list(records.values())
 
 
@@ -143,7 +144,7 @@ class SqlCasinoStore:
             "table_id": record.table_id,
             "seq": record.seq,
             "status": record.status,
-            "data": _dumps(record.data),
+            "data": _dumps(record.state.to_json()),
             "opened_at": record.opened_at,
             "updated_at": record.updated_at,
         }

@@ -1,0 +1,928 @@
+"""What differs by game at a casino table: one adapter per game between the casino
+(:mod:`croupier.service.casino`) and the game's engine, and the registry of them.
+
+A :class:`TableGame` is made for each open table. It owns the table's engine and the engine round in play, and it
+knows, for its game: how a bet document is checked, how each stored **step** is applied to the engine (live and on
+replay alike, so a replayed round is the same round), what a dealer reports, what happens at the bell and when a
+decision's timer runs out, the ledger result of a settled round, what each viewer may see, the table's read models
+(rules, public history, a player's own result) and the export of a round as a SCENARIOS.md scenario. The rule ids it
+cites come from the engines. Roulette and sic bo share :class:`WagerGame`, as their engines share
+:class:`~croupier.wagering.WagerRound`.
+
+Steps (:mod:`croupier.service.round_state`): ``bet`` (a held bet), ``close`` (the bell, RO 3 / SB 3.1 / BJ 5.1),
+``result`` (a pocket or dice, RO 4 / SB 3.2), ``void_result`` (a void spin or roll, RO 2.2 / SB 3.3), ``forfeit`` (a
+streak bettor who did not bet again, BJ 13.5.4), ``act`` (a blackjack answer) and ``void`` (the round voided, BJ
+5.1.2). A blackjack round's cards are stored beside its steps, in the order they left the shoe, and fed back to the
+engine on replay: a card once stored is never drawn again.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections import OrderedDict, deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import fields, is_dataclass, replace
+from enum import Enum
+from typing import ClassVar, Generic, TypeVar, cast
+
+from croupier import games as games_registry
+from croupier import rulesdoc
+from croupier.blackjack import rules as bj_rules
+from croupier.blackjack.operations import Answered, Burned, CardVoided, Dealt, Decision, HoleCardTurned
+from croupier.blackjack.round import BlackjackRound
+from croupier.blackjack.sidebets import SIDE_KEYS
+from croupier.blackjack.table import BlackjackTable
+from croupier.blackjack.views import player_view
+from croupier.errors import BetRejected, IllegalAction, InvalidInput
+from croupier.primitives.cards import Card, parse_card
+from croupier.primitives.chance import ChanceExhausted, ChanceSource, RandomSource
+from croupier.primitives.dice import check_dice
+from croupier.primitives.wheel import check_pocket
+from croupier.replay.blackjack import export_scenario as bj_export
+from croupier.replay.blackjack import round_output
+from croupier.roulette import rules as ro_rules
+from croupier.roulette.round import RouletteRound, RouletteTable
+from croupier.service import casino_info as info
+from croupier.service.round_state import (
+    ActStep,
+    BetDocument,
+    BetStep,
+    BlackjackBet,
+    CloseStep,
+    ForfeitStep,
+    JsonObject,
+    ResultStep,
+    RoundState,
+    Step,
+    VoidResultStep,
+    VoidStep,
+    WagerBet,
+)
+from croupier.sicbo import rules as sb_rules
+from croupier.sicbo.round import SicBoRound, SicBoTable
+
+MAX_BETS_PER_ROUND = 500
+HISTORY = 1000
+"""How many finished engine rounds a table keeps in memory (recall's operations, the public history, exports)."""
+
+Event = dict[str, object]
+"""An event as the casino publishes it (``type`` and its body; ``_private`` for what only some may see)."""
+
+
+def need_int(value: object, what: str) -> int:
+    """``value`` as a whole number, else ``InvalidInput`` naming it."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"{what} must be a whole number, not {value!r}.")
+    return value
+
+
+def jsonable(value: object) -> object:
+    """An engine value as JSON: operations and settlements as objects, cards as codes."""
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, Enum):
+        return value.value
+    if is_dataclass(value) and not isinstance(value, type):
+        out: JsonObject = {"op": type(value).__name__}
+        out.update({f.name: jsonable(getattr(value, f.name)) for f in fields(value)})
+        return out
+    if isinstance(value, Mapping):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, frozenset | set):
+        return sorted(jsonable(v) for v in value)  # type: ignore[type-var]
+    if isinstance(value, list | tuple):
+        return [jsonable(v) for v in value]
+    return value
+
+
+def view_event(event: Mapping[str, object], viewer: str | None) -> Event:
+    """``event`` as ``viewer`` may see it: a face-down box card only for that box's bettors (BJ 5.2)."""
+    out = {k: v for k, v in event.items() if k != "_private"}
+    private = event.get("_private")
+    if isinstance(private, Mapping) and viewer is not None and viewer in private["viewers"]:
+        out["card"] = private["card"]
+    return out
+
+
+class TableGame(ABC):
+    """One open table's game: its rules, its engine and the engine round in play, and every step of a casino
+    round that differs by game (see the module docstring). Made by :func:`new_table_game` from the registry
+    :data:`croupier.games.GAMES`."""
+
+    spec: ClassVar[games_registry.Game]
+    """The game in :data:`croupier.games.GAMES`: its name, bet kinds and rule ids."""
+    decides: ClassVar[bool] = False
+    """Whether players answer decisions during the round (blackjack)."""
+
+    def __init__(self, live: bool, rng: ChanceSource | None) -> None:
+        self.live = live
+        self.rng = rng
+        self.history: OrderedDict[str, object] = OrderedDict()
+        rules = self.spec.rules
+        self.name = self.spec.name
+        self.betting_rule = rules.betting
+        """The rule of the betting window and its bell (RO 3, SB 3.1, BJ 5.1)."""
+        self.void_rule = rules.void
+        """The rule of a void result or round (RO 2.2, SB 3.3, BJ 5.1.2)."""
+        self.close_rule = rules.close
+        """Why a table with a round in play may not close (RO 3, SB 4, BJ 7.1)."""
+        self.bet_kinds = self.spec.bet_kinds
+
+    @classmethod
+    @abstractmethod
+    def create(cls, rules: object, live: bool, rng: ChanceSource | None) -> TableGame:
+        """The adapter of a table with ``rules`` (of the game's rules class), live or drawing from ``rng``."""
+
+    # -- rules and bets ---------------------------------------------------------------------------------------
+
+    @abstractmethod
+    def normalise_bet(self, bet: object) -> tuple[BetDocument, int]:
+        """A bet document checked for shape (the engine checks it against the rules) and its total stake."""
+
+    @abstractmethod
+    def verify_bet(self, player: str, bet: BetDocument) -> None:
+        """Raise unless the engine would take the bet now (nothing changes)."""
+
+    # -- the round --------------------------------------------------------------------------------------------
+
+    @abstractmethod
+    def open_round(self) -> None:
+        """A fresh engine round for the next betting window."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool:
+        """Whether the engine round is settled or void."""
+
+    @abstractmethod
+    def apply(self, step: Step) -> list[Event]:
+        """Apply one step to the engine round (live and on replay alike); the card and decision events it made."""
+
+    def record(self, state: RoundState) -> RoundState:
+        """``state`` with what the engine drew since (a shoe game's cards)."""
+        return state
+
+    def replay(self, state: RoundState) -> None:
+        """A fresh engine round with every stored step applied (a stored card or result is never drawn again)."""
+        self.open_round()
+        for step in state.steps:
+            self.apply(step)
+
+    def pending(self) -> Decision | None:
+        """The decision the round waits on, if any."""
+        return None
+
+    def void(self, reason: str) -> bool:
+        """Whether voiding the round is a step the engine takes (else the void step is only recorded)."""
+        return False
+
+    def forfeits(self) -> list[str]:
+        """The players whose open bets from earlier rounds are forfeited at the bell."""
+        return []
+
+    def drawn_result(self) -> Step | None:
+        """At the bell, an RNG table's drawn result (a wheel's pocket, the shaker's dice)."""
+        return None
+
+    def needs_result(self) -> bool:
+        """Whether a resumed round of an RNG table still needs its result drawn."""
+        return False
+
+    def feed_card(self, result: object) -> str | None:
+        """A card a live shoe game's dealer reported, queued for the engine (its code); ``None`` for a game that
+        deals no cards (its dealer reports results, :meth:`reported`)."""
+        return None
+
+    def reported(self, result: object) -> Step:
+        """The step of a result a live table's dealer reported (a pocket, dice, or ``"void"``)."""
+        raise IllegalAction(f"A {self.name} table's dealer reports cards, not results.", rule=self.betting_rule)
+
+    def restore_after_failed_replay(self) -> None:  # noqa: B027 - most games keep the round as replayed
+        """After a replay that failed: the engine round to void."""
+
+    def verify_answer(
+        self, player: str, action: str, box: int | None, hand: int | None, amount: int | None
+    ) -> Decision:
+        """The decision ``player`` answers with ``action`` (raises unless he may, BJ 6.3, BJ 20.2)."""
+        raise IllegalAction(f"A {self.name} table has no decision to answer.")
+
+    def answer_stake(self, action: str, amount: int | None) -> int:
+        """What answering with ``action`` adds to the answering bettor's stakes (held by the ledger first)."""
+        return 0
+
+    reopens_after_void_result: ClassVar[bool] = False
+    """Whether a void result opens a new betting window (SB 3.3)."""
+
+    def default_step(self) -> ActStep | None:
+        """The published default answer when a decision's timer runs out (BJ 6.5)."""
+        return None
+
+    def has_open_bets(self) -> bool:
+        """Whether bets from earlier rounds stay open at the table (BJ 13.5 streaks)."""
+        return False
+
+    def remembers_voided(self) -> bool:
+        """Whether a voided round's engine round is kept for recall."""
+        return False
+
+    def replays_voided(self) -> bool:
+        """Whether a voided round is replayed through the engine when the table is rebuilt."""
+        return False
+
+    # -- settlement and results ------------------------------------------------------------------------------
+
+    @abstractmethod
+    def ledger_results(self, state: RoundState) -> dict[str, int]:
+        """The net of every held bet of the settled round, for ``Ledger.settle``."""
+
+    @abstractmethod
+    def outcome(self) -> JsonObject | None:
+        """The finished round's result in the SCENARIOS.md output shape."""
+
+    def remember(self, round_id: str) -> None:
+        """Keep the finished engine round (recall, the public history, exports)."""
+        self.history[round_id] = self.current
+        while len(self.history) > HISTORY:
+            self.history.popitem(last=False)
+
+    @property
+    @abstractmethod
+    def current(self) -> object:
+        """The engine round in play."""
+
+    def operations(self, round_id: str, *, current: bool) -> object | None:
+        """The engine's operations of a remembered round (``current``: the round in play) as JSON."""
+        rnd = self.history.get(round_id)
+        if rnd is None and current:
+            rnd = self.current
+        if rnd is None:
+            return None
+        return jsonable(getattr(rnd, "operations", None))
+
+    # -- read models ------------------------------------------------------------------------------------------
+
+    @abstractmethod
+    def rules_info(self) -> JsonObject:
+        """The table's rules for the page (:func:`croupier.service.casino_info.rules_info`)."""
+
+    @abstractmethod
+    def seating(self) -> JsonObject:
+        """The limits of a table's description and, for blackjack, its boxes and the boxes taken."""
+
+    @abstractmethod
+    def view(self, viewer: str | None) -> JsonObject | None:
+        """What ``viewer`` (``None``: not a player) may see of the round in play."""
+
+    def results(self, last: int) -> list[JsonObject]:
+        """The public results of the last settled rounds, newest first (none for blackjack)."""
+        return []
+
+    def stats(self, results: Sequence[JsonObject]) -> JsonObject:
+        """Statistics over ``results``."""
+        return {"count": len(results)}
+
+    def my_result(self, outcome: Mapping[str, object]) -> object:
+        """A player's recall of a round's public result (a pocket, the dice; none for blackjack)."""
+        return None
+
+    @abstractmethod
+    def export(self, round_id: str, state: RoundState) -> JsonObject:
+        """A settled round as a scenario that ``croupier replay`` reproduces."""
+
+
+# == roulette and sic bo =============================================================================================
+
+W = TypeVar("W", RouletteRound, SicBoRound)
+
+
+class WagerGame(TableGame, Generic[W]):
+    """Roulette and sic bo: bets on a layout, one result, every bet settled against it (RO 5, SB 4)."""
+
+    placement: ClassVar[frozenset[str]]
+    outcome_keys: ClassVar[tuple[str, str]]
+    rnd: W | None
+
+    def __init__(self, live: bool, rng: ChanceSource | None) -> None:
+        super().__init__(live, rng)
+        self.rnd = None
+
+    @property
+    def current(self) -> W | None:
+        return self.rnd
+
+    @property
+    def round(self) -> W:
+        assert self.rnd is not None
+        return self.rnd
+
+    def normalise_bet(self, bet: object) -> tuple[BetDocument, int]:
+        if not isinstance(bet, Mapping):
+            raise InvalidInput(f"A bet is an object, not {bet!r}.")
+        unknown = set(bet) - {"type", "amount"} - self.placement
+        if unknown:
+            raise InvalidInput(f"A {self.name} bet has no {', '.join(sorted(unknown))}.")
+        kind = bet.get("type")
+        if not isinstance(kind, str):
+            raise InvalidInput(f"A bet names its type, not {kind!r}.")
+        out: WagerBet = {"type": kind, "amount": need_int(bet.get("amount"), "amount")}
+        for key in sorted(self.placement & set(bet)):
+            value = bet[key]
+            if key == "numbers":
+                if not isinstance(value, list):
+                    raise InvalidInput(f"numbers is a list of numbers, not {value!r}.")
+                out["numbers"] = [need_int(n, "a number") for n in value]
+            elif key == "index":
+                out["index"] = need_int(value, key)
+            elif key == "face":
+                out["face"] = need_int(value, key)
+            else:
+                out["total"] = need_int(value, key)
+        if out["amount"] <= 0:
+            raise BetRejected(f"A bet of {out['amount']} stakes nothing.", rule=self.spec.rules.bets)
+        return out, out["amount"]
+
+    @staticmethod
+    def _placement(bet: WagerBet) -> dict[str, object]:
+        return {k: v for k, v in bet.items() if k not in ("type", "amount")}
+
+    def verify_bet(self, player: str, bet: BetDocument) -> None:
+        wager: WagerBet = bet  # type: ignore[assignment]
+        self.round.verify_place_bet(player, wager["type"], wager["amount"], **self._placement(wager))
+
+    def open_round(self) -> None:
+        if self.rnd is not None and not self.rnd.is_over:
+            self.engine.round = None  # a voided round: the wheel or shaker starts again
+        self.rnd = self._next_round()
+
+    @abstractmethod
+    def _next_round(self) -> W:
+        """The engine table's next round."""
+
+    @property
+    def is_over(self) -> bool:
+        return self.round.is_over
+
+    def apply(self, step: Step) -> list[Event]:
+        rnd = self.round
+        if isinstance(step, BetStep):
+            bet: WagerBet = step.bet  # type: ignore[assignment]
+            rnd.place_bet(step.player, bet["type"], bet["amount"], **self._placement(bet))
+        elif isinstance(step, CloseStep):
+            rnd.close_betting()
+        elif isinstance(step, ResultStep):
+            self.declare(step.value)
+        elif isinstance(step, VoidResultStep):
+            rnd.declare_void()
+        elif isinstance(step, VoidStep):
+            pass  # recorded only: a voided roulette or sic bo round is not replayed
+        else:  # pragma: no cover - steps are written by the casino
+            raise ValueError(f"a {self.name} round has no step {step!r}")
+        return []
+
+    def replay(self, state: RoundState) -> None:
+        self.open_round()
+        for step in state.steps:
+            if not isinstance(step, VoidStep):
+                self.apply(step)
+
+    @property
+    @abstractmethod
+    def engine(self) -> RouletteTable | SicBoTable: ...
+
+    @abstractmethod
+    def declare(self, value: int | list[int]) -> None:
+        """The round's result."""
+
+    @abstractmethod
+    def draw(self) -> int | list[int]:
+        """A result drawn from the table's RNG."""
+
+    @abstractmethod
+    def parse_result(self, value: object) -> int | list[int]:
+        """A reported result, checked."""
+
+    def drawn_result(self) -> Step | None:
+        return None if self.live else ResultStep(self.draw())
+
+    def needs_result(self) -> bool:
+        return not self.live and self.round.outcome is None
+
+    def reported(self, result: object) -> Step:
+        return VoidResultStep() if result == "void" else ResultStep(self.parse_result(result))
+
+    def ledger_results(self, state: RoundState) -> dict[str, int]:
+        settlement = self.round.settlement
+        assert settlement is not None
+        placed = [step.ref for step in state.steps if isinstance(step, BetStep)]
+        by_ref = {ref: r.net for ref, r in zip(placed, settlement.results, strict=True)}
+        return {h.ref: by_ref.get(h.ref, 0) for h in state.held}
+
+    def outcome(self) -> JsonObject | None:
+        rnd = self.rnd
+        if rnd is None or rnd.settlement is None:
+            return None
+        s = rnd.settlement
+        key, voids = self.outcome_keys
+        value = s.outcome
+        return {
+            key: list(value) if isinstance(value, tuple) else value,
+            voids: s.voids,
+            "bets": [{"index": r.index, "player": r.bet.player, "net": r.net} for r in s.results],
+            "payment_order": list(s.payment_order),
+            "players": s.players(),
+        }
+
+    def seating(self) -> JsonObject:
+        return {"limits": info.limits(self.engine.rules, self.bet_kinds)}
+
+    def rules_info(self) -> JsonObject:
+        rules = self.engine.rules
+        return info.compose_rules_info(self.layout(rules), rules, self.bet_kinds, self.spec.rules)
+
+    @abstractmethod
+    def layout(self, rules: ro_rules.RouletteRules | sb_rules.SicBoRules) -> JsonObject:
+        """The game's bets, layout and rule sentences (:mod:`croupier.service.casino_info`)."""
+
+    def view(self, viewer: str | None) -> JsonObject:
+        """The round as anyone may see it: the chips on the layout are public."""
+        rnd = self.rnd
+        if rnd is None:
+            return {"phase": None, "bets": []}
+        return {
+            "phase": rnd.phase.value,
+            "bets": [
+                {"index": i, "player": b.player, "type": b.type.value, "amount": b.amount} for i, b in rnd.bets.items()
+            ],
+            "voids": rnd.voids,
+            "outcome": self.outcome(),
+        }
+
+    def results(self, last: int) -> list[JsonObject]:
+        out: list[JsonObject] = []
+        for round_id in reversed(self.history):
+            rnd = self.history[round_id]
+            settlement = getattr(rnd, "settlement", None)
+            if settlement is not None:
+                out.append(self.public_result(round_id, settlement.outcome))
+                if len(out) >= last:
+                    break
+        return out
+
+    @abstractmethod
+    def public_result(self, round_id: str, outcome: object) -> JsonObject:
+        """A settled round's public result, classified."""
+
+    def export(self, round_id: str, state: RoundState) -> JsonObject:
+        """A settled round as a scenario (bets after a first void result are its ``late_bets``)."""
+        bets: list[object] = []
+        late: list[object] = []
+        results: list[object] = []
+        for step in state.steps:
+            if isinstance(step, BetStep):
+                target = late if results else bets
+                if len(results) > 1:
+                    raise InvalidInput("Bets placed after a second void roll cannot be written as a scenario.")
+                target.append({"player": step.player, **step.bet})
+            elif isinstance(step, VoidResultStep):
+                results.append("void")
+            elif isinstance(step, ResultStep):
+                results.append(step.value)
+        out_round: JsonObject = {"bets": bets, "results": results}
+        if late:
+            out_round["late_bets"] = late
+        return {"game": self.name, "rules": rulesdoc.document(self.engine.rules), "rounds": [out_round]}
+
+
+class RouletteGame(WagerGame[RouletteRound]):
+    """A roulette table (Despacho 30/2003)."""
+
+    spec = games_registry.GAMES["roulette"]
+    placement = frozenset({"numbers", "index"})
+    outcome_keys = ("pocket", "void_spins")
+
+    def __init__(self, rules: ro_rules.RouletteRules, live: bool, rng: ChanceSource | None) -> None:
+        super().__init__(live, rng)
+        self._engine = RouletteTable(rules)
+
+    @classmethod
+    def create(cls, rules: object, live: bool, rng: ChanceSource | None) -> RouletteGame:
+        assert isinstance(rules, ro_rules.RouletteRules)
+        return cls(rules, live, rng)
+
+    @property
+    def engine(self) -> RouletteTable:
+        return self._engine
+
+    def _next_round(self) -> RouletteRound:
+        return self._engine.open_round()
+
+    def declare(self, value: int | list[int]) -> None:
+        assert isinstance(value, int)
+        self.round.spin(value)
+
+    def draw(self) -> int:
+        assert self.rng is not None
+        return self.rng.pocket()
+
+    def parse_result(self, value: object) -> int:
+        return check_pocket(value)
+
+    def public_result(self, round_id: str, outcome: object) -> JsonObject:
+        return info.roulette_result(round_id, int(outcome))  # type: ignore[call-overload]
+
+    def stats(self, results: Sequence[JsonObject]) -> JsonObject:
+        return info.roulette_stats(results)
+
+    def my_result(self, outcome: Mapping[str, object]) -> object:
+        return outcome.get("pocket")
+
+    def layout(self, rules: ro_rules.RouletteRules | sb_rules.SicBoRules) -> JsonObject:
+        assert isinstance(rules, ro_rules.RouletteRules)
+        return info.roulette_rules(rules)
+
+
+class SicBoGame(WagerGame[SicBoRound]):
+    """A sic bo table (Despacho 31/2003)."""
+
+    spec = games_registry.GAMES["sicbo"]
+    placement = frozenset({"face", "total"})
+    outcome_keys = ("dice", "void_rolls")
+    reopens_after_void_result = True
+
+    def __init__(self, rules: sb_rules.SicBoRules, live: bool, rng: ChanceSource | None) -> None:
+        super().__init__(live, rng)
+        self._engine = SicBoTable(rules)
+
+    @classmethod
+    def create(cls, rules: object, live: bool, rng: ChanceSource | None) -> SicBoGame:
+        assert isinstance(rules, sb_rules.SicBoRules)
+        return cls(rules, live, rng)
+
+    @property
+    def engine(self) -> SicBoTable:
+        return self._engine
+
+    def _next_round(self) -> SicBoRound:
+        return self._engine.open_round()
+
+    def declare(self, value: int | list[int]) -> None:
+        assert isinstance(value, list)
+        d1, d2, d3 = value
+        self.round.roll((d1, d2, d3))
+
+    def draw(self) -> list[int]:
+        assert self.rng is not None
+        return list(self.rng.dice())
+
+    def parse_result(self, value: object) -> list[int]:
+        return list(check_dice(value))
+
+    def public_result(self, round_id: str, outcome: object) -> JsonObject:
+        d1, d2, d3 = cast("tuple[int, int, int]", outcome)
+        return info.sicbo_result(round_id, (int(d1), int(d2), int(d3)))
+
+    def stats(self, results: Sequence[JsonObject]) -> JsonObject:
+        return info.sicbo_stats(results)
+
+    def my_result(self, outcome: Mapping[str, object]) -> object:
+        return outcome.get("dice")
+
+    def layout(self, rules: ro_rules.RouletteRules | sb_rules.SicBoRules) -> JsonObject:
+        assert isinstance(rules, sb_rules.SicBoRules)
+        return info.sicbo_rules(rules)
+
+
+# == blackjack =======================================================================================================
+
+
+class ShoeCards(ChanceSource):
+    """The card source of a casino blackjack table. Stored cards (a replay) and cards a dealer reported come
+    first, from :attr:`queue`; an RNG table then draws each card uniformly from what the engine's shoe still
+    holds (the same law as a shuffled shoe, and no shoe order exists to be stored or leaked); a live table with
+    no reported card raises ``ChanceExhausted`` and the engine undoes the step until the card is reported."""
+
+    is_random = False
+
+    def __init__(self, rng: ChanceSource | None) -> None:
+        self.rng = rng
+        self.queue: deque[Card] = deque()
+        self.table: BlackjackTable | None = None
+
+    def pocket(self) -> int:  # pragma: no cover - a shoe has no wheel
+        raise ChanceExhausted("a shoe has no wheel")
+
+    def dice(self) -> tuple[int, int, int]:  # pragma: no cover - a shoe has no dice
+        raise ChanceExhausted("a shoe has no dice")
+
+    def card(self) -> Card:
+        if self.queue:
+            return self.queue.popleft()
+        if self.rng is None:
+            raise ChanceExhausted("no card has been reported yet")
+        if isinstance(self.rng, RandomSource) and self.rng.is_random and self.table is not None:
+            shoe = self.table.shoe
+            assert shoe is not None
+            left = sorted(((str(c), c, n) for c, n in shoe.counts().items() if n > 0), key=lambda t: t[0])
+            k = self.rng.randbelow(sum(n for _, _, n in left))
+            for _, card, n in left:
+                if k < n:
+                    return card
+                k -= n
+            raise ChanceExhausted("the shoe is empty")  # pragma: no cover - randbelow is below the total
+        return self.rng.card()
+
+    def unread(self, cards: Iterable[Card]) -> None:
+        self.queue.extendleft(reversed(list(cards)))
+
+
+def parse_streak_levels(streak: Mapping[object, object]) -> dict[str, int]:
+    """Streak stakes by level, each level one of the ASCII strings ``"2"``…``"5"`` or the integers (BJ 13.5)."""
+    out: dict[str, int] = {}
+    for level, stake in streak.items():
+        if isinstance(level, bool) or level not in (2, 3, 4, 5, "2", "3", "4", "5"):
+            raise BetRejected(f"{level!r} is not a streak level: 2, 3, 4 or 5 wins.", rule="BJ 13.5")
+        out[str(level)] = need_int(stake, f"streak {level}")
+    return out
+
+
+class BlackjackGame(TableGame):
+    """A blackjack table (Despacho 57/2009): boxes, decisions, a shoe; cards stored as they leave it."""
+
+    spec = games_registry.GAMES["blackjack"]
+    decides = True
+
+    def __init__(self, rules: bj_rules.BlackjackRules, live: bool, rng: ChanceSource | None) -> None:
+        super().__init__(live, rng)
+        self.rules = rules
+        self.cards = ShoeCards(rng)
+        self.engine = BlackjackTable(rules, self.cards)
+        self.cards.table = self.engine
+        self.rnd: BlackjackRound | None = None
+
+    @classmethod
+    def create(cls, rules: object, live: bool, rng: ChanceSource | None) -> BlackjackGame:
+        assert isinstance(rules, bj_rules.BlackjackRules)
+        return cls(rules, live, rng)
+
+    @property
+    def current(self) -> BlackjackRound | None:
+        return self.rnd
+
+    @property
+    def round(self) -> BlackjackRound:
+        assert self.rnd is not None
+        return self.rnd
+
+    def normalise_bet(self, bet: object) -> tuple[BetDocument, int]:
+        if not isinstance(bet, Mapping):
+            raise InvalidInput(f"A bet is an object, not {bet!r}.")
+        unknown = set(bet) - {"box", "main", "side", "streak"}
+        if unknown:
+            names = ", ".join(sorted(unknown))
+            raise InvalidInput(f"A blackjack bet has no {names}: it names box, main, side, streak.")
+        side_raw = bet.get("side") or {}
+        streak_raw = bet.get("streak") or {}
+        if not isinstance(side_raw, Mapping) or not isinstance(streak_raw, Mapping):
+            raise InvalidInput("side and streak are objects of stakes.")
+        side: dict[str, int] = {}
+        for key, stake in side_raw.items():
+            if key not in SIDE_KEYS:
+                raise BetRejected(f"{key!r} is not a side bet ({', '.join(SIDE_KEYS)}).", rule="BJ 13")
+            side[str(key)] = need_int(stake, f"side {key}")
+        out: BlackjackBet = {
+            "box": need_int(bet.get("box"), "box"),
+            "main": need_int(bet.get("main", 0), "main"),
+            "side": side,
+            "streak": parse_streak_levels(streak_raw),
+        }
+        amounts = [out["main"], *side.values(), *out["streak"].values()]
+        if any(a < 0 for a in amounts) or sum(amounts) <= 0:
+            raise BetRejected("A bet stakes a positive amount.", rule="BJ 3")
+        return out, sum(amounts)
+
+    def verify_bet(self, player: str, bet: BetDocument) -> None:
+        doc: BlackjackBet = bet  # type: ignore[assignment]
+        rnd = self.round
+        streak = {int(k): v for k, v in doc["streak"].items()}
+        rnd.verify_place_bet(doc["box"], player, main=doc["main"], side=doc["side"], streak=streak)
+        box = rnd.boxes.get(doc["box"])
+        if doc["main"] <= 0 and (box is None or not box.has_main):
+            raise BetRejected(f"Box {doc['box']} has no main bet: a side bet needs one on its box.", rule="BJ 13")
+
+    def open_round(self) -> None:
+        self.rnd = self.engine.open_round()
+
+    @property
+    def is_over(self) -> bool:
+        return self.round.is_over
+
+    def apply(self, step: Step) -> list[Event]:
+        rnd = self.round
+        start = len(rnd.operations)
+        if isinstance(step, BetStep):
+            bet: BlackjackBet = step.bet  # type: ignore[assignment]
+            streak = {int(k): v for k, v in bet["streak"].items()}
+            rnd.place_bet(bet["box"], step.player, main=bet["main"], side=bet["side"], streak=streak)
+        elif isinstance(step, CloseStep):
+            for number, box in sorted(rnd.boxes.items()):
+                if box.bettors and box.seated is None:
+                    rnd.seat(number, next(iter(box.bettors)))
+            rnd.close_betting()
+        elif isinstance(step, ForfeitStep):
+            rnd.forfeit_streaks(step.player)
+        elif isinstance(step, ActStep):
+            rnd.act(step.action, box=step.box, player=step.player, hand=step.hand, amount=step.amount)
+        elif isinstance(step, VoidStep):
+            rnd.void_round(step.reason)
+        else:  # pragma: no cover - steps are written by the casino
+            raise ValueError(f"a blackjack round has no step {step!r}")
+        return self._card_events(start)
+
+    def record(self, state: RoundState) -> RoundState:
+        cards = tuple(str(op.card) for op in self.round.operations if isinstance(op, Burned | Dealt | CardVoided))
+        return replace(state, cards=cards, reported=tuple(str(c) for c in self.cards.queue))
+
+    def replay(self, state: RoundState) -> None:
+        self.open_round()
+        self.cards.queue.clear()
+        self.cards.queue.extend(parse_card(c) for c in (*state.cards, *state.reported))
+        for step in state.steps:
+            self.apply(step)
+
+    def restore_after_failed_replay(self) -> None:
+        self.rnd = self.engine.round
+
+    def pending(self) -> Decision | None:
+        return self.round.pending
+
+    def void(self, reason: str) -> bool:
+        return not self.round.is_over
+
+    def forfeits(self) -> list[str]:
+        out = []
+        for s in list(self.engine.open_streaks):
+            box = self.round.boxes.get(s.box)
+            bettor = box.bettors.get(s.player) if box else None
+            if bettor is None or bettor.main <= 0:
+                out.append(s.player)  # BJ 13.5.4: no main bet, no streak
+        return out
+
+    def feed_card(self, result: object) -> str:
+        if not isinstance(result, str):
+            raise InvalidInput(f"{result!r} is not a card code such as 'KD' (BJ 5.2).")
+        card = parse_card(result.strip().upper())
+        self.cards.queue.append(card)
+        return str(card)
+
+    def default_step(self) -> ActStep | None:
+        q = self.round.pending
+        if q is None:
+            return None
+        action = "stand" if "stand" in q.actions else "decline"
+        return ActStep(q.player, action, q.box, q.hand, None)
+
+    def has_open_bets(self) -> bool:
+        return bool(self.engine.open_streaks)
+
+    def remembers_voided(self) -> bool:
+        return True
+
+    def replays_voided(self) -> bool:
+        return True
+
+    def verify_answer(
+        self, player: str, action: str, box: int | None, hand: int | None, amount: int | None
+    ) -> Decision:
+        return self.round.verify(action, box=box, player=player, hand=hand, amount=amount)
+
+    def answer_stake(self, action: str, amount: int | None) -> int:
+        return self.round.answer_stake(action, amount)
+
+    def ledger_results(self, state: RoundState) -> dict[str, int]:
+        """Each player's round netted and spread over his holds (a loss up to each stake, a win on the first): a
+        streak bet's stake is taken in the round it is placed and, when the streak is decided in a later round,
+        stake and winnings come back then (BJ 13.5)."""
+        settlement = self.round.settlement
+        assert settlement is not None
+        held = state.held
+        totals: dict[str, int] = {}
+        for o in settlement.outcomes:
+            n = o.net
+            if o.kind.startswith("streak_"):  # its stake was taken when placed: a decided streak returns stake + net
+                n = 0 if o.status == "open" else o.stake + o.net
+            totals[o.player] = totals.get(o.player, 0) + n
+        for step in state.steps:
+            if isinstance(step, BetStep):
+                streak: dict[str, int] = step.bet.get("streak", {})  # type: ignore[assignment]
+                totals[step.player] = totals.get(step.player, 0) - sum(streak.values())
+        out: dict[str, int] = {}
+        for player in {h.player for h in held}:
+            mine = [h for h in held if h.player == player]
+            total = totals.get(player, 0)
+            if total >= 0:
+                out.update({h.ref: (total if i == 0 else 0) for i, h in enumerate(mine)})
+                continue
+            loss = -total
+            for h in mine:
+                take = min(loss, h.amount)
+                out[h.ref] = -take
+                loss -= take
+            if loss:
+                raise ValueError(f"{player} would lose {loss} more than was held")  # pragma: no cover - invariant
+        return out
+
+    def outcome(self) -> JsonObject | None:
+        rnd = self.rnd
+        if rnd is None or rnd.settlement is None:
+            return None
+        return round_output(rnd.settlement) if not rnd.settlement.void else {"void": True}
+
+    def _card_events(self, start: int) -> list[Event]:
+        """The card and decision events of the operations from ``start``: the hole card is shown only when turned,
+        a face-down box card only to that box's bettors (the events carry it privately, :func:`view_event`)."""
+        rnd = self.round
+        events: list[Event] = []
+        for op in rnd.operations[start:]:
+            if isinstance(op, Dealt):
+                if op.face_up:
+                    events.append({"type": "card", "card": str(op.card), "box": op.box, "hand": op.hand})
+                elif op.box is None:
+                    events.append({"type": "card", "card": "??", "box": None, "hand": None})
+                else:
+                    box = rnd.boxes.get(op.box)
+                    viewers = sorted(box.bettors) if box is not None else []
+                    events.append(
+                        {
+                            "type": "card",
+                            "card": "??",
+                            "box": op.box,
+                            "hand": op.hand,
+                            "_private": {"card": str(op.card), "viewers": viewers},
+                        }
+                    )
+            elif isinstance(op, HoleCardTurned):
+                events.append({"type": "card", "card": str(op.card), "box": None, "hand": None, "hole": True})
+            elif isinstance(op, Answered):
+                body = jsonable(op)
+                assert isinstance(body, dict)
+                events.append({"type": "decision", **body})
+        return events
+
+    def seating(self) -> JsonObject:
+        boxes = self.rnd.boxes if self.rnd is not None else {}
+        return {
+            "limits": info.limits(self.rules, self.bet_kinds),
+            "boxes": self.rules.boxes,
+            "seats": sorted(n for n, b in boxes.items() if b.bettors),
+        }
+
+    def view(self, viewer: str | None) -> JsonObject | None:
+        return player_view(self.rnd, viewer) if self.rnd is not None else None
+
+    def rules_info(self) -> JsonObject:
+        return info.compose_rules_info(info.blackjack_rules(self.rules), self.rules, self.bet_kinds, self.spec.rules)
+
+    def export(self, round_id: str, state: RoundState) -> JsonObject:
+        """The shortest run of rounds ending with this one that ``croupier replay`` reproduces exactly: a scenario
+        starts on a fresh shoe, so the run goes back to the round that shuffled (BJ 2, BJ 4)."""
+        from croupier.replay.core import ScenarioError, replay
+
+        ids = list(self.history)
+        if round_id not in ids:
+            raise InvalidInput(f"Round {round_id!r} is no longer in the table's memory.")
+        rounds = [r for r in self.history.values() if isinstance(r, BlackjackRound)]
+        target = ids.index(round_id)
+        want = [
+            round_output(r.settlement) if r.settlement is not None and not r.settlement.void else None for r in rounds
+        ]
+        for start in range(target, -1, -1):
+            segment = rounds[start : target + 1]
+            if any(r.settlement is None or r.settlement.void for r in segment):
+                break
+            try:
+                doc = bj_export(self.rules, segment)
+                got = replay(doc)
+            except (ValueError, ScenarioError):
+                continue
+            if got["rounds"] == want[start : target + 1]:
+                return doc
+        raise InvalidInput(
+            "This round cannot be written as a scenario (a void round or a voided card since the shuffle)."
+        )
+
+
+def rules_info(game: str, rules: object) -> JsonObject:
+    """The rules of a table of ``game`` with ``rules`` for the page (:meth:`TableGame.rules_info`)."""
+    return new_table_game(game, rules, live=False, rng=None).rules_info()
+
+
+def load_rules(game: str, document: Mapping[str, object] | None) -> object:
+    """The rules of ``game`` from a rules document (``None``: the statute); ``InvalidRules`` lists every problem."""
+    return games_registry.game(game).load(dict(document) if document is not None else {})
+
+
+def new_table_game(game: str, rules: object, *, live: bool, rng: ChanceSource | None) -> TableGame:
+    """The adapter of a table of ``game`` with ``rules`` (loaded by :func:`load_rules`): the game's ``table``
+    part in :data:`croupier.games.GAMES`."""
+    adapter: type[TableGame] = games_registry.game(game).part("table")
+    return adapter.create(rules, live, rng)
