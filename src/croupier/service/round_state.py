@@ -10,7 +10,7 @@ keys), so no stored round needs a migration: every optional key is written only 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Literal, NotRequired, TypeAlias, cast
 
 from typing_extensions import TypedDict
@@ -310,11 +310,17 @@ class RoundState:
 
     def add(self, *, holds: tuple[Hold, ...] = (), steps: tuple[Step, ...] = (), next: int | None = None) -> RoundState:
         """This state with ``holds`` and ``steps`` appended (and ``next`` set)."""
-        return replace(
-            self,
+        return RoundState(  # on a bet's hot path: built directly, not through dataclasses.replace
             holds=self.holds + holds,
             steps=self.steps + steps,
+            cards=self.cards,
+            reported=self.reported,
+            acts=self.acts,
             next=self.next if next is None else next,
+            stalled=self.stalled,
+            nets=self.nets,
+            outcome=self.outcome,
+            entry=self.entry,
         )
 
     def to_json(self) -> JsonObject:
