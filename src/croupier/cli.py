@@ -392,50 +392,24 @@ def serve(
 ) -> None:
     """Run the table service over HTTP and WebSocket (migrating the database first; OpenAPI at /docs)."""
     try:
-        import threading
-
-        import uvicorn
-
-        from croupier.server.app import command_limit_of, create_app
-        from croupier.server.services import database_url, open_process_services, open_services
-        from croupier.service.casino import Casino
+        from croupier.server.compose import CannotStart, ServerConfig
+        from croupier.server.compose import serve as run_server
     except ModuleNotFoundError as exc:
         raise _fail(ValueError(f"croupier serve needs the server extra ({exc.name} is missing)")) from None
-    try:
-        url = database_url(database)
-        services = open_process_services(url) if casino_process else open_services(url)
-    except Exception as exc:
-        raise _fail(ValueError(f"cannot open the database: {exc}")) from None
-    app_ = create_app(
-        services,
-        tick_seconds=None if casino_process else 0.1,  # the casino's process runs its own clock
-        close_services=True,
-        recover=not demo,
-        command_limit=command_limit_of(command_rate),
-        tune_gc=True,
-    )
-    if demo:
-        from croupier.server.demo import banner, seed
-
-        try:
-            services.at_casino(Casino.recover)  # before seeding: the tables already open come back
-            accounts = seed(services)
-        except CroupierError as exc:
-            raise _fail(exc) from None
-        for line in banner(accounts, host, port):
-            console.print(escape(line), highlight=False, soft_wrap=True)
-    config = uvicorn.Config(
-        app_,
+    config = ServerConfig(
         host=host,
         port=port,
-        log_level="warning" if demo else "info",
+        database=database,
+        demo=demo,
+        seconds=seconds,
         access_log=access_log,
-        ws_per_message_deflate=False,  # the events are small: compressing each costs more than it saves
+        command_rate=command_rate,
+        casino_process=casino_process,
     )
-    server = uvicorn.Server(config)
-    if seconds is not None:
-        threading.Timer(seconds, lambda: setattr(server, "should_exit", True)).start()
-    server.run()
+    try:
+        run_server(config, say=lambda line: console.print(escape(line), highlight=False, soft_wrap=True))
+    except CannotStart as exc:
+        raise _fail(exc) from None
 
 
 admin_app = typer.Typer(help="Bootstrap accounts and money on the server's database.", no_args_is_help=True)
@@ -444,7 +418,7 @@ app.add_typer(admin_app, name="admin")
 
 def _admin_services(database: str | None) -> Any:
     try:
-        from croupier.server.services import database_url, open_services
+        from croupier.server.compose import database_url, open_services
     except ModuleNotFoundError as exc:
         raise _fail(ValueError(f"croupier admin needs the server extra ({exc.name} is missing)")) from None
     try:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from croupier.errors import IllegalAction
+from croupier.errors import CroupierError, IllegalAction
 from croupier.primitives.chance import ChanceSource, SystemRandom
 
 
@@ -316,8 +316,9 @@ class WagerRound(ABC, Generic[B, O]):
 
 
 def _succeeds(check: Callable[[], object]) -> bool:
+    """Whether ``check`` passes; a refusal is a :class:`CroupierError` (any other error is a bug and propagates)."""
     try:
         check()
-    except ValueError:
+    except CroupierError:
         return False
     return True

@@ -37,6 +37,8 @@ def seed(server: Server) -> None:
     server.add_account(DEALER, role="dealer")
     for table, game, options in TABLES:
         body = {"table_id": table, "game": game, "decision_seconds": 30, **options}
+        if options.get("live"):
+            body["dealers"] = [DEALER]  # dealers belong to tables (issue 13)
         r = server.client.post("/api/tables", json=body, headers=server.login(ADMIN))
         assert r.status_code == 201, r.text
 

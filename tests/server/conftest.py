@@ -25,14 +25,15 @@ def bootstrap(url: str, tmp: Path) -> None:
     subprocess.run([*cmd, "--password", PASSWORD, "--database", url], check=True, cwd=tmp, timeout=120)
 
 
-def start_server(url: str, tmp: Path) -> Iterator[Server]:
-    """Run ``croupier serve`` on ``url`` until the test ends (terminated, then killed, in the finaliser)."""
+def start_server(url: str, tmp: Path, options: tuple[str, ...] = ()) -> Iterator[Server]:
+    """Run ``croupier serve`` on ``url`` (with ``options``) until the test ends (terminated, then killed, in the
+    finaliser)."""
     bootstrap(url, tmp)
     port = free_port()
     log = (tmp / "server.log").open("wb")
     cmd = [sys.executable, "-c", "from croupier.cli import main; main()", "serve"]
     process = subprocess.Popen(
-        [*cmd, "--host", "127.0.0.1", "--port", str(port), "--database", url],
+        [*cmd, "--host", "127.0.0.1", "--port", str(port), "--database", url, *options],
         cwd=tmp,
         stdout=log,
         stderr=subprocess.STDOUT,

@@ -133,6 +133,8 @@ class InProcessApi:
 
     def open(self, table: str, game: str, **options: Any) -> None:
         body = {"table_id": table, "game": game, "betting_seconds": 10, **options}
+        if options.get("live"):
+            body.setdefault("dealers", ["dee"])  # dealers belong to tables (issue 13)
         r = self.client.post("/api/tables", json=body, headers=self.login("boss"))
         assert r.status_code == 201, r.text
 
@@ -154,10 +156,10 @@ def memory_app(
     from croupier.service.casino_memory import MemoryCasinoStore
     from croupier.service.ledger import Ledger
     from croupier.service.memory import MemoryAccountStore, MemoryLedgerStore
-    from service.support import CHEAP_HASHER, Clock
+    from service.support import CHEAP_HASHER, TEST_POLICY, Clock
 
     clock = Clock()
-    accounts = AccountService(MemoryAccountStore(), hasher=CHEAP_HASHER, clock=clock)
+    accounts = AccountService(MemoryAccountStore(), hasher=CHEAP_HASHER, clock=clock, policy=TEST_POLICY)
     ledger = Ledger(MemoryLedgerStore(), clock=clock)
     casino = Casino(ledger, accounts, MemoryCasinoStore(), clock=clock, source_factory=source_factory)
     services = Services(accounts=accounts, ledger=ledger, casino=casino)

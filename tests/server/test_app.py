@@ -11,7 +11,7 @@ import pytest
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 
-from croupier.server.services import database_url  # noqa: E402
+from croupier.server.compose import database_url  # noqa: E402
 from server.support import InProcessApi, assert_error, memory_app  # noqa: E402
 
 PASSWORD = "password-1"

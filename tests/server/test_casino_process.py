@@ -33,7 +33,7 @@ from croupier.service.casino_records import Subscription
 from croupier.service.ledger import IdempotencyConflict, InsufficientFunds, Ledger
 from croupier.service.memory import MemoryLedgerStore
 from croupier.storage import SqlAccountStore, SqlLedgerStore, create_engine, upgrade
-from service.support import CHEAP_HASHER
+from service.support import CHEAP_HASHER, TEST_POLICY
 from service.test_casino_support import World
 
 TIMEOUT = 10.0
@@ -51,7 +51,7 @@ def make_database(folder: Path, players: tuple[str, ...] = PLAYERS) -> tuple[str
     upgrade(url)
     engine = create_engine(url)
     try:
-        accounts = AccountService(SqlAccountStore(engine), hasher=CHEAP_HASHER)
+        accounts = AccountService(SqlAccountStore(engine), hasher=CHEAP_HASHER, policy=TEST_POLICY)
         users = {"root": accounts.create("root", "password1", Role.ADMIN)}
         users["dee"] = accounts.create("dee", "password1", Role.DEALER)
         for name in players:

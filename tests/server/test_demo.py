@@ -29,7 +29,7 @@ def test_serve_demo_seeds_once_and_says_where_to_connect(tmp_path: Path) -> None
     second = serve_demo(tmp_path)  # the same database: accounts, credits and tables are kept, not doubled
     assert "croupier is serving on" in second
 
-    from croupier.server.services import open_services
+    from croupier.server.compose import open_services
 
     services = open_services(f"sqlite:///{tmp_path / 'data' / 'croupier.sqlite3'}")
     try:

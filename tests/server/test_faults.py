@@ -58,7 +58,8 @@ FINISHED = ("settled", "voided")
 
 ZYGOTE = r"""
 import json, os, signal, sys, traceback
-import croupier.cli, croupier.server.app, croupier.server.services, croupier.storage, croupier.storage.casino_store
+import croupier.cli, croupier.server.app, croupier.server.compose, croupier.server.services
+import croupier.storage, croupier.storage.casino_store
 import uvicorn, uvicorn.config, uvicorn.server, uvicorn.lifespan.on
 for name in ("uvicorn.loops.asyncio", "uvicorn.protocols.http.h11_impl", "uvicorn.protocols.http.httptools_impl",
              "uvicorn.protocols.websockets.websockets_sansio_impl", "psycopg"):

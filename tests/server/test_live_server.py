@@ -85,7 +85,7 @@ def test_live_round_refusals_and_void(server: Server) -> None:
     server.add_account("dealer1", role="dealer")
     server.add_account("ed", credit=300)
     server.add_account("fay", credit=300)
-    _open(server, "live", "roulette", live=True)
+    _open(server, "live", "roulette", live=True, dealers=["dealer1"])
     events = server.socket("live", "ed")
     try:
         r = server.client.post("/api/tables/live/bets", json={"type": "odd", "amount": 200}, headers=server.as_("ed"))

@@ -107,7 +107,7 @@ def _rng_round(server: Server, table: str, player: str) -> None:
 def _live_round(server: Server, table: str, player: str, dealer: str) -> None:
     server.add_account(dealer, role="dealer")
     server.add_account(player, credit=1000)
-    _open(server, table, live=True)
+    _open(server, table, live=True, dealers=[dealer])
     events = server.socket(table, player)
     try:
         placed = _bet_all(server, table, player, BETS[:3])

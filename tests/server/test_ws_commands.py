@@ -34,7 +34,7 @@ from croupier.storage.casino_store import SqlCasinoStore  # noqa: E402
 from croupier.storage.groups import commit_groups  # noqa: E402
 from server.support import InProcessApi, assert_error  # noqa: E402
 from server.test_worker import held, until_queued  # noqa: E402
-from service.support import CHEAP_HASHER, Clock  # noqa: E402
+from service.support import CHEAP_HASHER, TEST_POLICY, Clock  # noqa: E402
 
 PASSWORD = "password-1"
 FUNDS = 1000
@@ -110,7 +110,7 @@ def api(tmp_path: Path) -> Iterator[Api]:
     upgrade(url)
     engine = create_engine(url)
     clock = Clock()
-    accounts = AccountService(SqlAccountStore(engine), hasher=CHEAP_HASHER, clock=clock)
+    accounts = AccountService(SqlAccountStore(engine), hasher=CHEAP_HASHER, clock=clock, policy=TEST_POLICY)
     ledger = Ledger(SqlLedgerStore(engine), clock=clock)
     casino = Casino(ledger, accounts, SqlCasinoStore(engine), clock=clock, source_factory=lambda table: SeededRandom(3))
     services = Services(accounts=accounts, ledger=ledger, casino=casino, engine=engine)
@@ -295,3 +295,45 @@ def test_a_failed_group_commit_answers_500_to_each_bet_and_keeps_nothing(api: Ap
         # The bets were never taken: the same keys bet now.
         assert ws.ask(bet("k0", {"type": "red", "amount": 10}, "again"))["status"] == 201
     assert api.wallet("ana") == {"balance": FUNDS - 10, "held": 10}
+
+
+def test_a_fault_checking_a_command_answers_500_and_the_socket_serves_on(
+    api: Api, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A fault of the server's own while it checks a command (not a refusal): logged with its traceback, answered
+    500 ``internal_error`` naming nothing of it, and the socket takes the next command."""
+    api.open("r1", "roulette")
+    limiter: RateLimiter = api.client.app.state.command_limiter  # type: ignore[attr-defined]
+    take = limiter.take
+    faults = [ValueError("the limiter's secret state")]
+
+    def failing(key: str) -> None:
+        if faults:
+            raise faults.pop()
+        take(key)
+
+    monkeypatch.setattr(limiter, "take", failing)
+    before = api.state()
+    with api.socket("r1", "ana") as ws, caplog.at_level("ERROR", logger="croupier.server.ws"):
+        answer = refusal(ws.ask(bet("k1", {"type": "red", "amount": 10}, "c1")), 500, "internal_error")
+        assert answer["id"] == "c1" and answer["rule"] is None and "secret" not in answer["detail"]
+        assert api.state() == before
+        assert ws.ask(bet("k2", {"type": "red", "amount": 10}, "c2"))["status"] == 201
+    logged = [r for r in caplog.records if r.exc_info and isinstance(r.exc_info[1], ValueError)]
+    assert logged and "secret" in str(logged[0].exc_info[1]), caplog.text  # type: ignore[index]
+
+
+def test_a_fault_of_the_casino_answers_500_internal_error(
+    api: Api, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bare ``ValueError`` from the casino is a fault, not a refusal: 500 ``internal_error`` in the error shape."""
+    api.open("r1", "roulette")
+
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise ValueError("the casino's secret state")
+
+    monkeypatch.setattr(Casino, "place_bet", broken)
+    with api.socket("r1", "ana") as ws, caplog.at_level("ERROR", logger="croupier.server.ws"):
+        answer = refusal(ws.ask(bet("k1", {"type": "red", "amount": 10}, "c1")), 500, "internal_error")
+        assert answer["rule"] is None and "secret" not in answer["detail"]
+    assert any(r.exc_info and isinstance(r.exc_info[1], ValueError) for r in caplog.records), caplog.text

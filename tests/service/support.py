@@ -9,10 +9,13 @@ from typing import Any
 import pytest
 from argon2 import PasswordHasher
 
+from croupier.service.accounts import PasswordPolicy
 from croupier.service.ledger import Ledger
 
 # argon2's cheapest parameters: the tests check the flow, not the cost.
 CHEAP_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+# The password rule of the tests that are not about passwords: 8 characters, no strength estimate.
+TEST_POLICY = PasswordPolicy(min_length=8, min_score=None)
 
 
 class Clock:

@@ -131,7 +131,7 @@ class CasinoContract:
     def test_live_roulette_void_spin_then_a_result(self, world: World) -> None:
         c, ana, dee = world.casino, world.users["ana"], world.users["dee"]
         world.fund("ana")
-        c.open_table(world.admin, table_id="L1", game="roulette", live=True)
+        c.open_table(world.admin, table_id="L1", game="roulette", live=True, dealers=["dee"])
         c.place_bet(ana, "L1", {"type": "straight", "numbers": [17], "amount": 10}, "k1")
         refused(world, lambda: c.report(dee, "L1", 17), IllegalAction)  # RO 3: no result before the bell
         world.wait(16)
@@ -148,7 +148,7 @@ class CasinoContract:
     def test_live_round_voided_returns_every_bet(self, world: World) -> None:
         c, ana, bo, dee = world.casino, world.users["ana"], world.users["bo"], world.users["dee"]
         world.fund("ana", "bo")
-        c.open_table(world.admin, table_id="L2", game="sicbo", live=True)
+        c.open_table(world.admin, table_id="L2", game="sicbo", live=True, dealers=["dee"])
         c.place_bet(ana, "L2", {"type": "small", "amount": 100}, "k1")
         c.place_bet(bo, "L2", {"type": "triple", "face": 6, "amount": 10}, "k1")
         world.wait(16)
@@ -166,7 +166,7 @@ class CasinoContract:
     def test_live_blackjack_cards_from_the_reader(self, world: World) -> None:
         c, ana, dee = world.casino, world.users["ana"], world.users["dee"]
         world.fund("ana")
-        c.open_table(world.admin, table_id="LB", game="blackjack", live=True)
+        c.open_table(world.admin, table_id="LB", game="blackjack", live=True, dealers=["dee"])
         c.place_bet(ana, "LB", {"box": 2, "main": 100}, "k1")
         world.wait(16)
         for card in ("KD", "TS", "7C", "9H"):  # burn, ana, dealer up, ana

@@ -14,7 +14,7 @@ from croupier.service.accounts import AccountService, Role, User
 from croupier.service.casino import Casino, CasinoStore
 from croupier.service.ledger import Ledger, LedgerStore
 from croupier.service.memory import MemoryAccountStore
-from service.support import CHEAP_HASHER, Clock
+from service.support import CHEAP_HASHER, TEST_POLICY, Clock
 
 
 class Crash(Exception):
@@ -35,7 +35,7 @@ class World:
 
     def __post_init__(self) -> None:
         self.ledger = Ledger(self.ledger_store, clock=self.clock)
-        self.accounts = AccountService(MemoryAccountStore(), hasher=CHEAP_HASHER, clock=self.clock)
+        self.accounts = AccountService(MemoryAccountStore(), hasher=CHEAP_HASHER, clock=self.clock, policy=TEST_POLICY)
         for name, role in (("root", Role.ADMIN), ("dee", Role.DEALER), ("ana", Role.PLAYER), ("bo", Role.PLAYER)):
             self.users[name] = self.accounts.create(name, "password1", role)
         self.casino = self.new_casino()

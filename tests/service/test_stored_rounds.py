@@ -15,7 +15,7 @@ import pytest
 
 from croupier.service.casino import RoundChange
 from croupier.service.round_state import BetHold, ExtraHold, RoundState
-from croupier.storage import create_engine
+from croupier.storage import create_engine, upgrade
 from croupier.storage.casino_store import SqlCasinoStore, _dumps
 from croupier.storage.ledger_store import SqlLedgerStore
 from service.test_casino_support import World
@@ -63,6 +63,7 @@ def test_a_stored_change_is_written_back_byte_for_byte() -> None:
 def world(tmp_path: Path) -> Iterator[World]:
     path = tmp_path / "croupier.sqlite3"
     shutil.copyfile(FIXTURE, path)
+    upgrade(f"sqlite:///{path}")  # as `croupier serve` does: the later revisions leave the rounds as they are
     engine = create_engine(f"sqlite:///{path}")
     yield World(SqlLedgerStore(engine), SqlCasinoStore(engine))
     engine.dispose()
@@ -70,11 +71,15 @@ def world(tmp_path: Path) -> Iterator[World]:
 
 def test_stored_rounds_recover_and_settle(world: World) -> None:
     c, dee = world.casino, world.users["dee"]
-    before = {r.round_id: _dumps(r.state.to_json()) for t in "R1 S1 B1 B2 V1".split() for r in world.store.rounds(t)}
+    before = {
+        r.round_id: _dumps(r.state.to_json()) for t in ["R1", "S1", "B1", "B2", "V1"] for r in world.store.rounds(t)
+    }
     for round_id, status in UNFINISHED.items():  # recovered where they stood
         record = world.store.get_round(round_id)
         assert record is not None and record.status == status, round_id
     assert c.table_view(world.users["ana"], "B1")["view"]["turn"] is not None  # type: ignore[index]
+    for table in ("S1", "B2"):  # tables opened before dealers belonged to tables: an admin assigns them
+        c.assign_dealers(world.admin, table, ["dee"])
     c.report(dee, "S1", [2, 2, 5])
     cards = iter(["9H", "7D", "6C", "TS", "8S", "2D", "KH", "QC", "5D", "4H", "3S", "JD", "9C", "8H"])
     for _ in range(40):

@@ -45,7 +45,7 @@ from croupier.storage.models import (
     HoldRow,
     PostingRow,
 )
-from service.support import CHEAP_HASHER, Clock
+from service.support import CHEAP_HASHER, TEST_POLICY, Clock
 
 ACCOUNTS, POSTINGS = cast(Table, AccountRow.__table__), cast(Table, PostingRow.__table__)
 FUNDS = 10_000
@@ -72,7 +72,7 @@ class Harness:
     def __post_init__(self) -> None:
         self.ledger = Ledger(SqlLedgerStore(self.engine), clock=self.clock)
         self.seen = Ledger(SqlLedgerStore(self.other))
-        self.accounts = AccountService(MemoryAccountStore(), hasher=CHEAP_HASHER, clock=self.clock)
+        self.accounts = AccountService(MemoryAccountStore(), hasher=CHEAP_HASHER, clock=self.clock, policy=TEST_POLICY)
         for name, role in (("root", Role.ADMIN), ("ana", Role.PLAYER), ("bo", Role.PLAYER)):
             self.users[name] = self.accounts.create(name, "password1", role)
         self.casino = Casino(

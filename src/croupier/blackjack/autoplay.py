@@ -31,4 +31,6 @@ def answer(rnd: BlackjackRound, q: Decision) -> str:
     cards = hand.cards
     pair = cards[0].rank.value if len(cards) == 2 and cards[0].rank is cards[1].rank else None
     up = rnd.dealer[0].value
-    return choose(q.actions, hand.total, hand.soft, pair, 11 if up == 1 else up)
+    hard = hand.hard
+    soft = hand.aces > 0 and hard <= 11  # Hand.total and Hand.soft, written out
+    return choose(q.actions, hard + 10 if soft else hard, soft, pair, 11 if up == 1 else up)

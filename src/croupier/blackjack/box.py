@@ -71,10 +71,7 @@ class Box:
     @property
     def has_main(self) -> bool:
         """Some bettor has a main bet here."""
-        for b in self.bettors.values():
-            if b.main:
-                return True
-        return False
+        return any(b.main for b in self.bettors.values())
 
     @property
     def is_blackjack(self) -> bool:

@@ -12,11 +12,16 @@ _C = TypeVar("_C", bound=type)
 
 
 def _quick_init(cls: _C) -> _C:
-    """Give a frozen dataclass an ``__init__`` with the same signature that binds ``object.__setattr__`` once
-    instead of looking it up for every field (a round makes a dozen of these records; this is a third faster).
-    Instances stay frozen: only ``__init__`` changes."""
+    """Give a frozen dataclass an ``__init__`` with the same signature that is faster than the generated one.
+
+    A round makes a dozen of these records. The generated ``__init__`` looks ``object.__setattr__`` up anew for
+    every field; this one binds it once (records with ``__slots__``, which are small to keep: settlement
+    records live on in the table's history) or writes the fields straight into the instance's ``__dict__`` (the
+    operations of a round, twice as fast to build). Instances stay frozen: assigning a field still raises
+    ``FrozenInstanceError``; only ``__init__`` changes."""
     namespace: dict[str, Any] = {"_set": object.__setattr__}
-    params, body = [], []
+    slotted = "__slots__" in vars(cls)
+    params, body = [], [] if slotted else ["    d = self.__dict__"]
     for f in fields(cls):
         assert f.init and f.default_factory is MISSING, f"{cls.__name__}.{f.name}"
         if f.default is MISSING:
@@ -24,11 +29,10 @@ def _quick_init(cls: _C) -> _C:
         else:
             namespace[f"_default_{f.name}"] = f.default
             params.append(f"{f.name}=_default_{f.name}")
-        body.append(f"    _set(self, {f.name!r}, {f.name})")
-    exec(f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body), namespace)  # noqa: S102
+        body.append(f"    _set(self, {f.name!r}, {f.name})" if slotted else f"    d[{f.name!r}] = {f.name}")
+    exec(f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body), namespace)
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
-    init.__doc__ = cls.__init__.__doc__
     setattr(cls, "__init__", init)  # noqa: B010 - mypy refuses a direct assignment to a method
     return cls
 
@@ -51,7 +55,7 @@ double or split (BJ 20.1), or new Any Pair stakes after a split (BJ 13.1)."""
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Decision:
     """A question the round waits on: ``player`` answers one of ``actions`` for ``box`` (and ``hand``)."""
 
@@ -72,7 +76,7 @@ class Decision:
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class StreakBet:
     """An open streak bet (BJ 13.5): ``wins`` counted so far since the round it was placed in."""
 
@@ -87,7 +91,7 @@ class StreakBet:
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class BetPlaced:
     """A bettor's stakes on a box (BJ 3, BJ 13, BJ 20)."""
 
@@ -104,7 +108,7 @@ class BettingClosed:
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Shuffled:
     """A fresh shoe (BJ 2); ``discards`` when a shoe that ran out mid-round has its discards shuffled back in."""
 
@@ -112,7 +116,7 @@ class Shuffled:
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Burned:
     """A card burned (BJ 4, BJ 5.1.1)."""
 
@@ -121,7 +125,7 @@ class Burned:
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Dealt:
     """A card dealt: to a box's hand, or to the dealer (``box`` None)."""
 
@@ -132,7 +136,7 @@ class Dealt:
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Answered:
     """A bettor's answer: an offer, a play decision, a follow or an Any Pair stake. ``question`` is what was
     asked (:data:`QUESTIONS`), so that a ``decline`` says what it refused."""
@@ -146,7 +150,7 @@ class Answered:
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Paid:
     """A payment the statute makes at once (BJ 10.3, 15, 18, 19): ``net`` to ``player`` on a hand."""
 
@@ -159,7 +163,7 @@ class Paid:
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Peeked:
     """Procedure 3: the dealer looks at the hole card (BJ 5.2)."""
 
@@ -167,7 +171,7 @@ class Peeked:
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class HoleCardTurned:
     """The dealer's face-down card is shown."""
 
@@ -175,7 +179,7 @@ class HoleCardTurned:
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class CardVoided:
     """A card removed from play (BJ 5.1.1 exposed card, BJ 6.1 dealer card drawn wrongly)."""
 
@@ -184,7 +188,7 @@ class CardVoided:
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RoundVoided:
     """Every card of the round is void and every bet returned (BJ 5.1.2)."""
 

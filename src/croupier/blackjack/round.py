@@ -20,7 +20,6 @@ source. A random shoe never refuses a card and takes no restore point.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
@@ -86,6 +85,16 @@ _HIT_STAND = ("hit", "stand")
 _HIT_STAND_CLAIM = ("hit", "stand", "claim_five_card")
 _CLAIM_STAND = ("claim_five_card", "stand")
 _SPLIT_STAND = ("split", "stand")
+_TWO_CARD_OPTIONS = {
+    (double, split, surrender): ("hit", "stand")
+    + (("double",) if double else ())
+    + (("split",) if split else ())
+    + (("surrender",) if surrender else ())
+    for double in (False, True)
+    for split in (False, True)
+    for surrender in (False, True)
+}
+"""The answers to a hand's first two cards: hit, stand, then double, split, surrender as allowed."""
 _STAKE_ACTIONS = frozenset({"double", "split", "follow"})
 _STAKE_RULES = {"double": "BJ 17.1", "split": "BJ 16.2", "follow": "BJ 20.1"}
 _BETTING_CLOSED = BettingClosed()
@@ -95,24 +104,27 @@ _SETTLED_OP = Settled()
 class BlackjackRound:
     """One round at a blackjack table. Made by :meth:`BlackjackTable.open_round`."""
 
+    # Scalars that start the same in every round (an instance value replaces them when they change).
+    hole_hidden: bool = False
+    settlement: BlackjackSettlement | None = None
+    _box_i: int = 0
+    _hand_i: int = 0
+    _after_questions: tuple[str, Box, int] | None = None
+    _streaks_placed: bool = False
+    _early_bj_known: bool = False
+
     def __init__(self, table: BlackjackTable, open_streaks: list[StreakBet]) -> None:
         self.table = table
+        self._draw = table.draw  # the next card out of the shoe
         self.rules: BlackjackRules = table.rules
-        self.phase = Phase.BETTING
+        self.phase = _BETTING
         self.operations: list[Operation] = []
         self.boxes: dict[int, Box] = {}
         self.dealer: list[Card] = []
-        self.hole_hidden = False
         self._open_streaks = open_streaks
-        self._questions: deque[Decision] = deque()
+        self._questions: list[Decision] = []  # a handful at most: a list is lighter than a deque
         self._order: list[Box] = []
-        self._box_i = 0
-        self._hand_i = 0
-        self._after_questions: tuple[str, Box, int] | None = None
         self._players: list[str] = []
-        self._streaks_placed = False
-        self._early_bj_known = False
-        self.settlement: BlackjackSettlement | None = None
         self.streaks_after: list[StreakBet] = []
 
     # == inspection ==============================================================================================
@@ -167,15 +179,23 @@ class BlackjackRound:
         current = self.boxes.get(box)
         existing = current.bettors.get(player) if current is not None else None
         if main:
-            check_stake(
-                main,
-                bet_type="main",
-                chip_unit=r.chip_unit,
-                min_bet=r.min_bet,
-                max_bet=r.max_bet,
-                multiple=2,
-                what="a main bet",
-            )
+            if (
+                type(main) is int  # a plain int: not a bool, not a float
+                and main > 0
+                and not main % (2 * r.chip_unit)
+                and r.main_bet_range[0] <= main <= r.main_bet_range[1]
+            ):
+                pass  # the usual case, checked inline; check_stake says why anything else is refused
+            else:
+                check_stake(
+                    main,
+                    bet_type="main",
+                    chip_unit=r.chip_unit,
+                    min_bet=r.min_bet,
+                    max_bet=r.max_bet,
+                    multiple=2,
+                    what="a main bet",
+                )
         elif main != 0:
             check_stake(main, bet_type="main", chip_unit=r.chip_unit, min_bet=r.min_bet, max_bet=r.max_bet)
         if side:
@@ -230,7 +250,7 @@ class BlackjackRound:
                     rule="BJ 13",
                 )
         if existing is None:
-            limit = r.bettors_per_box_limit
+            limit = r.bettors_per_box_limit if current is not None else None
             if limit is not None and current is not None and len(current.bettors) >= limit:
                 raise BetRejected(f"Box {box} already has {limit} bettors, the most this table allows.", rule="BJ 20.1")
             if r.max_boxes_per_player is not None:
@@ -308,7 +328,10 @@ class BlackjackRound:
         for b in self.boxes.values():
             if b.bettors:
                 live = True
-                if not b.has_main:
+                for bt in b.bettors.values():
+                    if bt.main:
+                        break
+                else:
                     raise BetRejected(
                         f"Box {b.number} carries only side bets: a side bet needs a main bet on its box.",
                         rule="BJ 13",
@@ -409,20 +432,20 @@ class BlackjackRound:
             self.streaks_after, open_streaks, self.boxes, boxes,
         ) = saved  # fmt: skip
         del self.operations[n_operations:]
-        self._questions = deque(questions)
+        self._questions = questions
         self._open_streaks[:] = open_streaks
         for b, state in boxes:
             b.restore(state)
 
     def _give(self, box: Box, index: int) -> Card:
-        card = self.table.draw()
+        card = self._draw()
         hand = box.hands[index]
         cards = hand.cards
         cards.append(card)
         hand.hard += card.value
         hand.aces += card.is_ace
-        dealt = box.cards_dealt = box.cards_dealt + 1
-        if dealt == 3 and box.third_card is None:
+        n_dealt = box.cards_dealt = box.cards_dealt + 1
+        if n_dealt == 3 and box.third_card is None:
             box.third_card = card
         n = len(cards)
         if hand.any_pair_stakes and n == 2:
@@ -439,7 +462,7 @@ class BlackjackRound:
         return card
 
     def _deal_dealer(self, face_up: bool) -> Card:
-        card = self.table.draw()
+        card = self._draw()
         self.dealer.append(card)
         self.operations.append(Dealt(card, None, None, face_up))
         return card
@@ -447,18 +470,32 @@ class BlackjackRound:
     def _deal(self) -> None:
         """BJ 5.1/5.2: one card to each box from the left, the dealer's up card, the second round of cards,
         and the hole card in procedure 3 or with a dealing box."""
+        # The first two cards of a box, written out (the general case is :meth:`_give`): no third card, no
+        # split, face down only in procedure 1 (BJ 5.2).
+        draw = self._draw
+        ops = self.operations
+        face_up = self.rules.procedure != 1
         order = self._order
         for b in order:
             stakes: dict[str, int] = {}
             for p, bt in b.bettors.items():
                 if bt.main > 0:
                     stakes[p] = bt.main
-            b.hands = [Hand([], stakes)]
-            self._give(b, 0)
+            card = draw()
+            b.hands = [Hand([card], stakes)]
+            b.cards_dealt = 1
+            if not face_up:
+                b.hands[0].hidden = 1
+            ops.append(Dealt(card, b.number, 0, face_up))
         self._deal_dealer(True)
         for b in order:
-            self._give(b, 0)
+            card = draw()
             hand = b.hands[0]
+            hand.add(card)
+            b.cards_dealt = 2
+            if not face_up:
+                hand.hidden = 2
+            ops.append(Dealt(card, b.number, 0, face_up))
             b.first_two = list(hand.cards)
             if hand.is_blackjack:
                 hand.status = _BLACKJACK
@@ -495,7 +532,8 @@ class BlackjackRound:
     def _insurance_cap(self, main: int) -> int:
         """BJ 12.1, SCENARIOS.md: the most insurance a bettor may place, in whole chip units."""
         r = self.rules
-        cap = min(int(r.insurance_limit * main), r.max_bet.for_type("insurance"))
+        limit = r.insurance_limit
+        cap = min(main * limit.numerator // limit.denominator, r.max_bet.for_type("insurance"))  # ⌊limit × main⌋
         return cap - cap % r.chip_unit
 
     def _peek(self) -> bool:
@@ -624,11 +662,13 @@ class BlackjackRound:
         return self._atomic(lambda: self._act(q, action, amount))
 
     def _act(self, q: Decision, action: str, amount: int | None) -> Answered:
-        self._questions.popleft()
-        op = Answered(q.box, q.hand, q.player, action, amount or 0, q.question)
+        del self._questions[0]
+        kind = q.kind
+        # What was asked (Decision.question, written out): an offer is of even money or of insurance.
+        question = kind if kind != "offer" else ("even_money" if "even_money" in q.actions else "insurance")
+        op = Answered(q.box, q.hand, q.player, action, amount or 0, question)
         self.operations.append(op)
         b = self.boxes[q.box]
-        kind = q.kind
         if kind == "play":
             self._answer_play(b, q, action)
         elif kind == "offer":
@@ -779,20 +819,15 @@ class BlackjackRound:
             return _CLAIM_STAND if five else ()
         if n != 2:
             return _HIT_STAND_CLAIM if five else _HIT_STAND
-        opts: list[str] = ["hit", "stand"]
-        if self._may_double(hand):
-            opts.append("double")
-        if self._may_split(b, hand):
-            opts.append("split")
-        if not b.did_split and r.surrender and not up_ace and i == 0 and not hand.from_split:
-            opts.append("surrender")
-        return tuple(opts)
-
-    def _may_double(self, hand: Hand) -> bool:
-        r = self.rules
-        if hand.from_split and (not r.double_after_split or hand.split_ace):
-            return False
-        return r.double_on is DoubleOn.ANY_TWO or hand.hard == 11
+        from_split = hand.from_split
+        # BJ 17.1: doubling (after a split only as the table allows, never on split aces, handled above).
+        double = (not from_split or r.double_after_split) and (r.double_on is DoubleOn.ANY_TWO or hard == 11)
+        a, c = hand.cards
+        split = (a.rank is c.rank or (r.split_pair_by is SplitPairBy.VALUE and a.value == c.value)) and self._may_split(
+            b, hand
+        )
+        surrender = not b.did_split and r.surrender and not up_ace and i == 0 and not from_split
+        return _TWO_CARD_OPTIONS[double, split, surrender]
 
     def _may_split(self, b: Box, hand: Hand) -> bool:
         r = self.rules
@@ -1000,6 +1035,8 @@ class BlackjackRound:
         if not standing or is_natural(dealer):
             return
         rule = r.dealer_soft_17
+        draw = self._draw
+        ops = self.operations
         hard = 0
         ace = False
         for c in dealer:
@@ -1013,7 +1050,9 @@ class BlackjackRound:
                 and soft
                 and (rule is DealerSoft17.HIT_ALL or (rule is DealerSoft17.HIT_ACE_SIX and is_ace_six(dealer)))
             ):
-                card = self._deal_dealer(True)
+                card = draw()  # BJ 6.1: the dealer draws, face up (_deal_dealer, written out)
+                dealer.append(card)
+                ops.append(Dealt(card, None, None, True))
                 hard += card.value
                 ace = ace or card.is_ace
                 continue
@@ -1027,8 +1066,13 @@ class BlackjackRound:
             self.hole_hidden = False
             self.operations.append(HoleCardTurned(dealer[1]))
         r = self.rules
-        dealer_total, _ = best_total(dealer)
-        dealer_bj = is_natural(dealer)
+        hard = 0
+        ace = False
+        for c in dealer:
+            hard += c.value
+            ace = ace or c.is_ace
+        dealer_total = hard + 10 if ace and hard <= 11 else hard  # BJ 8
+        dealer_bj = dealer_total == 21 and len(dealer) == 2  # BJ 10.1
         dealer_bust = dealer_total > 21
         outcomes: list[BetOutcome] = []
         boxes_out: list[BoxOutcome] = []
@@ -1037,16 +1081,13 @@ class BlackjackRound:
         for b in self._order:
             number = b.number
             results: dict[str, str] = {}
+            mains = iter(settlement.main_results(r, b, dealer_total, dealer_bj, dealer_bust))
             for bettor in b.bettors.values():
                 p = bettor.player
-                main = bettor.main
-                if main > 0:
-                    net, result = settlement.main_result(
-                        r, b, p, dealer_total=dealer_total, dealer_bj=dealer_bj, dealer_bust=dealer_bust
-                    )
+                if bettor.main > 0:
+                    _, net, result, rule = next(mains)  # the main bettors, in the same order
                     results[p] = result
-                    rule = settlement.main_rule(r, b, dealer_bj, bettor)
-                    outcomes.append(BetOutcome(number, p, "main", main, net, rule))
+                    outcomes.append(BetOutcome(number, p, "main", bettor.main, net, rule))
                 if bettor.insurance:
                     net = 2 * bettor.insurance if dealer_bj else -bettor.insurance
                     outcomes.append(BetOutcome(number, p, "insurance", bettor.insurance, net, "BJ 12.2"))
@@ -1067,7 +1108,9 @@ class BlackjackRound:
                         still_open.append(left)
             hands: list[HandOutcome] = []
             for h in b.hands:
-                hands.append(HandOutcome(tuple(h.cards), h.total, (h.status or _STOOD)._value_))
+                hard = h.hard
+                total = hard + 10 if h.aces and hard <= 11 else hard  # Hand.total, written out
+                hands.append(HandOutcome(tuple(h.cards), total, (h.status or _STOOD)._value_))
             boxes_out.append(BoxOutcome(number, results.get(b.decider, "push"), tuple(hands)))
         self.streaks_after = still_open
         self.settlement = BlackjackSettlement(

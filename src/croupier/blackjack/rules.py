@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -496,16 +497,16 @@ class BlackjackRules:
     def __post_init__(self) -> None:
         rulesdoc.raise_problems(self)
 
-    # -- derived settings -----------------------------------------------------------------------------------
+    # -- derived settings (cached: the rules are immutable) ---------------------------------------------------
 
-    @property
+    @cached_property
     def split_hands_limit(self) -> int:
         """The most hands a box may split into (BJ 16.1; BJ 5.2 procedure 3: five)."""
         if self.max_split_hands is not None:
             return self.max_split_hands
         return 5 if self.procedure == 3 else 4
 
-    @property
+    @cached_property
     def bettors_per_box_limit(self) -> int | None:
         """The most bettors on one box (BJ 20.1.2)."""
         if self.max_bettors_per_box is not None:
@@ -519,15 +520,20 @@ class BlackjackRules:
             return self.cards_behind_cut
         return max(52 * self.decks // 4, 30) if self.decks > 1 else 13
 
-    @property
+    @cached_property
     def has_hole_card(self) -> bool:
         """Whether the dealer's second card is dealt before the players act (procedure 3, or a dealing box)."""
         return self.procedure == 3 or self.dealing_device is DealingDevice.DEALING_BOX
 
-    @property
+    @cached_property
     def dealer_peeks(self) -> bool:
         """Procedure 3 with the peek: a dealer blackjack is known before the players act."""
         return self.procedure == 3 and self.peek
+
+    @cached_property
+    def main_bet_range(self) -> tuple[int, int]:
+        """The smallest and largest main bet the table takes (``min_bet`` and ``max_bet`` for ``main``)."""
+        return self.min_bet.for_type("main"), self.max_bet.for_type("main")
 
     def min_stake(self, kind: str) -> int:
         """The minimum stake of a bet kind; insurance defaults to one chip unit (SCENARIOS.md)."""
@@ -538,10 +544,14 @@ class BlackjackRules:
     def problems(self) -> list[str]:
         """Every violated constraint, as full sentences naming the value and the rule."""
         out: list[str] = []
-        if not 1 <= self.decks <= MAX_DECKS:
+        if self.decks < 1:
             out.append(f"decks {self.decks} must be at least 1 (BJ 1; croupier takes up to {MAX_DECKS}).")
-        if not 6 <= self.boxes <= MAX_BOXES:
+        elif self.decks > MAX_DECKS:
+            out.append(f"decks {self.decks} is more than croupier takes ({MAX_DECKS}; BJ 1 sets no upper limit).")
+        if self.boxes < 6:
             out.append(f"boxes {self.boxes} must be at least 6 (BJ 1; croupier takes up to {MAX_BOXES}).")
+        elif self.boxes > MAX_BOXES:
+            out.append(f"boxes {self.boxes} is more than croupier takes ({MAX_BOXES}; BJ 1 sets no upper limit).")
         if self.dealing_device is DealingDevice.DEALING_BOX and self.decks != 1:
             out.append(f"a dealing_box holds a single deck, not {self.decks} (BJ 1).")
         if self.cards_behind_cut is not None:

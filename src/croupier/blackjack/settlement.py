@@ -25,67 +25,87 @@ def original_bet_only(rules: BlackjackRules, b: Box) -> bool:
     return b.did_split or (b.did_double and (rules.double_on is DoubleOn.ANY_TWO or rules.lose_original_only_on_double))
 
 
-def main_result(
-    rules: BlackjackRules, b: Box, p: str, *, dealer_total: int, dealer_bj: bool, dealer_bust: bool
-) -> tuple[int, str]:
-    """The bettor's main-bet net on the box, and his result for the streak (BJ 13.5.5, 16.7)."""
-    if len(b.hands) == 1:
-        mine = b.hands  # every main bettor has a stake on the box's first hand
-    else:
-        mine = [h for h in b.hands if p in h.stakes]
-    won = lost = net = 0
-    for h in mine:
-        stake = h.stakes[p]
-        early = h.early_net
-        if early and p in early:
-            n = early[p]  # surrender, special bonus, five cards, even money: paid at once
-        elif h.hard > 21:
-            n = -stake  # BJ 7.2: a bust loses even if the dealer busts
-        elif h.is_blackjack:
-            n = 0 if dealer_bj else stake * 3 // 2  # BJ 10.2, 10.5, 11
+_BJ = 2
+"""A hand's verdict in :func:`main_results`: a blackjack (its payment depends on the dealer's)."""
+
+
+def main_results(
+    rules: BlackjackRules, b: Box, dealer_total: int, dealer_bj: bool, dealer_bust: bool
+) -> list[tuple[Bettor, int, str, str]]:
+    """Every main bettor's result on the box, in bettor order: (bettor, net, result for the streak, rule id).
+
+    The summary table of RULES.md per hand, then "Original bet only" per bettor; the result is win, loss or
+    push as BJ 13.5.5 and 16.7 count it (a surrender loses, BJ 18.3).
+    """
+    hands = b.hands
+    verdicts: list[int] = []  # per hand, a plain stake's fate: 1 win, 0 push, -1 loss, or _BJ
+    for h in hands:
+        hard = h.hard
+        if hard > 21:
+            verdicts.append(-1)  # BJ 7.2: a bust loses even if the dealer busts
+        elif hard == 11 and h.aces == 1 and len(h.cards) == 2 and not h.from_split:
+            verdicts.append(_BJ)  # BJ 10.1, 10.6: never on a split hand
         elif dealer_bj:
-            n = -stake  # BJ 10.6
+            verdicts.append(-1)  # BJ 10.6
         else:
-            total = h.total
-            if dealer_bust or total > dealer_total:
-                n = stake  # BJ 9
-            elif total < dealer_total:
-                n = -stake
+            total = hard + 10 if h.aces and hard <= 11 else hard
+            verdicts.append(1 if dealer_bust or total > dealer_total else (-1 if total < dealer_total else 0))
+    obo = dealer_bj and original_bet_only(rules, b)
+    rule = main_rule(rules, b, dealer_bj)
+    out: list[tuple[Bettor, int, str, str]] = []
+    for bettor in b.bettors.values():
+        if bettor.main <= 0:
+            continue
+        p = bettor.player
+        won = lost = net = 0
+        for h, verdict in zip(hands, verdicts, strict=True):
+            stake = h.stakes.get(p)
+            if stake is None:
+                continue
+            early = h.early_net
+            if early and p in early:
+                n = early[p]  # surrender, special bonus, five cards, even money: paid at once
+            elif verdict == _BJ:
+                n = 0 if dealer_bj else stake * 3 // 2  # BJ 10.2, 10.5, 11
             else:
-                n = 0  # BJ 11
-        net += n
-        if n > 0:
-            won += 1
-        elif n < 0:
-            lost += 1
-    if dealer_bj and original_bet_only(rules, b):
-        # "Original bet only": wins already paid stand; otherwise the original bet is lost once.
-        kept = sum(h.early_net[p] for h in mine if h.early_net.get(p, 0) > 0)
-        rest = [h for h in mine if h.early_net.get(p, 0) <= 0]
-        if rest:
-            original = b.bettors[p].main
-            if rules.busted_stakes_on_dealer_blackjack is BustedStakes.LOST:
-                busted = sum(h.stakes[p] for h in rest if h.is_bust)
-                net = kept - max(busted, original)
-            else:
-                net = kept - original
-        else:
-            net = kept
-    if b.surrendered:
-        return net, "loss"  # BJ 18.3
-    return net, "win" if won > lost else ("loss" if lost > won else "push")
+                n = verdict * stake  # BJ 7.2, 9, 10.6, 11
+            net += n
+            if n > 0:
+                won += 1
+            elif n < 0:
+                lost += 1
+        if obo:
+            net = _original_bet_only(rules, b, p)
+        # BJ 18.3: a surrender loses the streak; otherwise BJ 13.5.5 counts the hands won and lost.
+        result = "loss" if b.surrendered else ("win" if won > lost else ("loss" if lost > won else "push"))
+        out.append((bettor, net, result, "BJ 10.3" if bettor.even_money else rule))
+    return out
 
 
-def main_rule(rules: BlackjackRules, b: Box, dealer_bj: bool, bettor: Bettor | None = None) -> str:
-    """The rule id behind a box's main-bet settlement (for ``bettor``: his even money is BJ 10.3)."""
+def _original_bet_only(rules: BlackjackRules, b: Box, p: str) -> int:
+    """ "Original bet only" against a dealer blackjack: wins already paid stand; otherwise the original bet is
+    lost once (with ``busted_stakes_on_dealer_blackjack = lost``: the larger of it and the busted stakes)."""
+    mine = [h for h in b.hands if p in h.stakes]
+    kept = sum(h.early_net[p] for h in mine if h.early_net.get(p, 0) > 0)
+    rest = [h for h in mine if h.early_net.get(p, 0) <= 0]
+    if not rest:
+        return kept
+    original = b.bettors[p].main
+    if rules.busted_stakes_on_dealer_blackjack is BustedStakes.LOST:
+        busted = sum(h.stakes[p] for h in rest if h.is_bust)
+        return kept - max(busted, original)
+    return kept - original
+
+
+def main_rule(rules: BlackjackRules, b: Box, dealer_bj: bool) -> str:
+    """The rule id behind a box's main-bet settlement (a bettor's even money is BJ 10.3, see
+    :func:`main_results`)."""
     if b.surrendered:
         return "BJ 18.1"
     if dealer_bj and (b.did_split or b.did_double):
         if b.did_split:
             return "BJ 16.6"
         return "BJ 17.3" if rules.double_on is DoubleOn.ANY_TWO else "BJ 10.7"
-    if bettor is not None and bettor.even_money:
-        return "BJ 10.3"
     if b.is_blackjack:
         return "BJ 10.2"
     for h in b.hands:

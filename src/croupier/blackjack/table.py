@@ -7,7 +7,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from croupier.blackjack.operations import Burned, Shuffled, StreakBet
+from croupier.blackjack.operations import Burned, Phase, Shuffled, StreakBet
 from croupier.blackjack.round import BlackjackRound
 from croupier.blackjack.rules import BlackjackRules, BurnAfterShuffle, DealingDevice
 from croupier.errors import IllegalAction
@@ -24,7 +24,7 @@ HISTORY = 1000
 
 
 @dataclass(frozen=True)
-class _Saved:
+class TableState:
     """The table's state at the start of an all-or-nothing step."""
 
     shoe: Shoe | None
@@ -54,7 +54,8 @@ class BlackjackTable:
 
     def open_round(self) -> BlackjackRound:
         """Open betting on a new round; the previous round must be over."""
-        if self.round is not None and not self.round.is_over:
+        rnd = self.round
+        if rnd is not None and rnd.phase is not Phase.SETTLED and rnd.phase is not Phase.VOID:
             raise IllegalAction("The current round is not finished.", rule="BJ 7.1")
         self.round = BlackjackRound(self, list(self.open_streaks))
         return self.round
@@ -129,13 +130,13 @@ class BlackjackTable:
 
     # -- all or nothing (a refused action changes nothing) -----------------------------------------------------
 
-    def begin_step(self) -> _Saved | None:
+    def begin_step(self) -> TableState | None:
         """Start an all-or-nothing step; return what :meth:`rollback_step` needs, or None when nothing can be
         refused. Only a scripted or live shoe can refuse a card, so only then is the table's state kept."""
         if self.source.is_random:
             return None
         self._reads = []
-        return _Saved(
+        return TableState(
             self.shoe,
             self.shoe.snapshot() if self.shoe is not None else None,
             self._shuffle_next,
@@ -148,7 +149,7 @@ class BlackjackTable:
         """End a step begun by :meth:`begin_step` that went through."""
         self._reads = None
 
-    def rollback_step(self, saved: _Saved) -> None:
+    def rollback_step(self, saved: TableState) -> None:
         """Undo the table's part of a refused step and give the cards it read back to the source."""
         reads, self._reads = self._reads or [], None
         self.shoe = saved.shoe
@@ -166,7 +167,7 @@ class BlackjackTable:
         """A round is settled or void: count it, keep its streak bets and settlement, and shuffle next when the
         cut card came out."""
         self.rounds_played += 1
-        self.open_streaks = list(rnd.streaks_after)
+        self.open_streaks = rnd.streaks_after  # the round's own new list: the table only ever replaces it
         if rnd.settlement is not None:
             self.history.append(rnd.settlement)
         shoe = self.shoe

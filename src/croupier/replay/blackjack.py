@@ -6,8 +6,17 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from croupier import rulesdoc
 from croupier.blackjack import rules as bj_rules
-from croupier.blackjack.operations import BlackjackSettlement
+from croupier.blackjack.operations import (
+    Answered,
+    BetPlaced,
+    BlackjackSettlement,
+    Burned,
+    CardVoided,
+    Dealt,
+    Shuffled,
+)
 from croupier.blackjack.round import BlackjackRound
 from croupier.blackjack.rules import BlackjackRules, DealingDevice
 from croupier.blackjack.sidebets import SIDE_KEYS
@@ -15,7 +24,7 @@ from croupier.blackjack.table import BlackjackTable
 from croupier.errors import BetRejected, IllegalAction, OutOfTurn
 from croupier.primitives.cards import Card, parse_card
 from croupier.primitives.chance import ChanceExhausted, ScriptedSource
-from croupier.replay.core import (
+from croupier.replay.common import (
     GameRunner,
     ScenarioError,
     check_keys,
@@ -25,6 +34,7 @@ from croupier.replay.core import (
     need_object,
     need_str,
 )
+from croupier.statute import LIMITS
 
 ACTIONS = frozenset(
     {"hit", "stand", "double", "split", "surrender", "claim_five_card", "insurance", "even_money", "follow",
@@ -34,12 +44,13 @@ ACTIONS = frozenset(
 
 @dataclass(frozen=True)
 class ScriptedBettor:
-    """One bettor's stakes on a box as the file gives them."""
+    """One bettor's stakes on a box as the file gives them (``main`` None when the entry has none; streak levels
+    as written, checked by the table when the bet is placed)."""
 
     player: str
-    main: int
+    main: int | None
     side: dict[str, int]
-    streak: dict[int, int]
+    streak: dict[str, int]
 
 
 @dataclass(frozen=True)
@@ -75,7 +86,7 @@ def _parse_bettor(raw: object, where: str, i: int) -> ScriptedBettor:
     bet = need_object(raw, where, round=i)
     check_keys(bet, {"player", "main", "side", "streak"}, where, round=i)
     player = need_str(bet.get("player"), f"{where}: player", round=i)
-    main = need_int(bet["main"], f"{where}: main", round=i) if "main" in bet else 0
+    main = need_int(bet["main"], f"{where}: main", round=i) if "main" in bet else None
     side_raw = bet.get("side", {})
     side_obj = need_object(side_raw, f"{where}: side", round=i)
     side: dict[str, int] = {}
@@ -84,11 +95,10 @@ def _parse_bettor(raw: object, where: str, i: int) -> ScriptedBettor:
             raise invalid(f"{where}: {key!r} is not a side-bet key ({', '.join(SIDE_KEYS)}).", round=i)
         side[key] = need_int(stake, f"{where}: side {key}", round=i)
     streak_obj = need_object(bet.get("streak", {}), f"{where}: streak", round=i)
-    streak: dict[int, int] = {}
+    streak: dict[str, int] = {}
     for level, stake in streak_obj.items():
-        if not level.isdigit():
-            raise invalid(f'{where}: streak level {level!r} is not a number of wins ("2" … "5").', round=i)
-        streak[int(level)] = need_int(stake, f"{where}: streak {level}", round=i)
+        # A level other than "2" … "5" is a bet the table refuses (bet_rejected, when the bet is placed).
+        streak[level] = need_int(stake, f"{where}: streak {level}", round=i)
     return ScriptedBettor(player, main, side, streak)
 
 
@@ -140,6 +150,10 @@ def _parse_round(rules: BlackjackRules, raw: dict[str, Any], i: int) -> Scripted
         name = a.get("action")
         if not isinstance(name, str) or name not in ACTIONS:
             raise ScenarioError("invalid_scenario", f"{where}: {name!r} is not an action.", round=i, action=j)
+        if name == "insurance" and "amount" not in a:
+            raise ScenarioError(
+                "invalid_scenario", f"{where}: an insurance answer gives its amount.", round=i, action=j
+            )
         actions.append(
             ScriptedAction(
                 need_int(a.get("box"), f"{where}: box", round=i),
@@ -176,8 +190,15 @@ def _check_card_supply(rules: BlackjackRules, rounds: list[ScriptedRound]) -> No
 
 def _place(rnd: BlackjackRound, box: ScriptedBox, i: int) -> None:
     for bettor in box.bettors:
+        if bettor.main == 0:  # the engine reads main=0 as "no main bet"; a file that writes it bets nothing
+            raise ScenarioError(
+                "bet_rejected",
+                f"{bettor.player}'s main bet of 0 on box {box.box} is not a positive amount.",
+                round=i,
+                rule=LIMITS,
+            )
         try:
-            rnd.place_bet(box.box, bettor.player, main=bettor.main, side=bettor.side, streak=bettor.streak)
+            rnd.place_bet(box.box, bettor.player, main=bettor.main or 0, side=bettor.side, streak=bettor.streak)
         except (BetRejected, IllegalAction) as exc:
             raise from_refusal(exc, "bet_rejected", round=i) from None
     if box.bettors:
@@ -266,9 +287,8 @@ def round_output(s: BlackjackSettlement) -> dict[str, Any]:
     return out
 
 
-def register(runners: dict[str, GameRunner]) -> None:
-    """Add the blackjack runner."""
-    runners["blackjack"] = GameRunner(load_rules=bj_rules.load, parse_round=_parse_round, run=_run)
+RUNNER = GameRunner(load_rules=bj_rules.load, parse_round=_parse_round, run=_run)
+"""The blackjack reader."""
 
 
 def export_scenario(rules: BlackjackRules, rounds: list[BlackjackRound]) -> dict[str, Any]:
@@ -277,9 +297,6 @@ def export_scenario(rules: BlackjackRules, rounds: list[BlackjackRound]) -> dict
     Cards are every card that left the shoe (burns and voided cards included), answers are the operations'
     answers; ``croupier replay`` of the result reproduces the same operations and settlement.
     """
-    from croupier import rulesdoc
-    from croupier.blackjack.operations import Answered, BetPlaced, Burned, CardVoided, Dealt, Shuffled
-
     out_rounds: list[dict[str, Any]] = []
     for rnd in rounds:
         if rnd.settlement is None or rnd.settlement.void:

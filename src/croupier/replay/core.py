@@ -1,121 +1,65 @@
-"""Scenario parsing shared by every game, the error object, and the dispatch to each game's runner.
+"""Scenario files (shared/spec/SCENARIOS.md): read a file, pick its game's runner, play it.
 
-A game plugs in by registering a :class:`GameRunner` in :data:`RUNNERS`: ``parse`` checks the whole file
-(raising ``invalid_scenario`` before anything runs) and ``run`` plays the parsed rounds.
+Each game's reader is a :class:`GameRunner` (``load_rules`` and ``parse_round`` check the whole file, raising
+``invalid_scenario`` before anything runs; ``run`` plays the parsed rounds), listed in :data:`RUNNERS` by the
+scenario's ``game`` value. The readers import only :mod:`croupier.replay.common` and the engines, so this module
+imports them all at load time, without an import cycle.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from croupier.errors import CroupierError, InvalidRules
-from croupier.rulesdoc import is_free_text
-
-CODES = (
-    "invalid_scenario",
-    "bet_rejected",
-    "illegal_action",
-    "unexpected_action",
-    "cards_exhausted",
-    "cards_left_over",
+from croupier.errors import InvalidRules
+from croupier.replay import blackjack, wager
+from croupier.replay.common import (
+    CODES,
+    GameRunner,
+    ScenarioError,
+    check_keys,
+    from_refusal,
+    invalid,
+    need_int,
+    need_object,
+    need_str,
 )
+from croupier.replay.explain import transcript
 
-
-class ScenarioError(CroupierError):
-    """A scenario that is invalid or breaks a rule: ``code`` is one of :data:`CODES`."""
-
-    def __init__(
-        self,
-        code: str,
-        message: str,
-        *,
-        round: int | None = None,
-        action: int | None = None,
-        rule: str | None = None,
-    ) -> None:
-        super().__init__(message, rule=rule)
-        assert code in CODES, code
-        self.code = code
-        self.round = round
-        self.action = action
-
-    def as_object(self) -> dict[str, Any]:
-        """``{"error": {"code", "message", "round", "action"}}`` as SCENARIOS.md prints it."""
-        return {
-            "error": {
-                "code": self.code,
-                "message": self.message,
-                "round": self.round,
-                "action": self.action,
-                "rule": self.rule,
-            }
-        }
-
-
-def invalid(message: str, *, round: int | None = None, action: int | None = None) -> ScenarioError:
-    """An ``invalid_scenario`` error."""
-    return ScenarioError("invalid_scenario", message, round=round, action=action)
-
-
-def from_refusal(exc: CroupierError, code: str, *, round: int, action: int | None = None) -> ScenarioError:
-    """Wrap an engine refusal (``BetRejected``, ``IllegalAction``) as a scenario error."""
-    return ScenarioError(code, exc.message, round=round, action=action, rule=exc.rule)
-
-
-def check_keys(obj: Mapping[str, Any], allowed: set[str], where: str, *, round: int | None = None) -> None:
-    """Refuse keys outside ``allowed`` (free-text keys are always allowed)."""
-    for key in obj:
-        if key not in allowed and not is_free_text(key):
-            raise invalid(f"{where} has an unknown key {key!r} (allowed: {', '.join(sorted(allowed))}).", round=round)
-
-
-def need_object(value: object, where: str, *, round: int | None = None) -> dict[str, Any]:
-    """``value`` if it is a JSON object, else ``invalid_scenario``."""
-    if not isinstance(value, dict):
-        raise invalid(f"{where} must be an object, not {value!r}.", round=round)
-    return value
-
-
-def need_int(value: object, where: str, *, round: int | None = None) -> int:
-    """``value`` if it is an integer (not a boolean or float), else ``invalid_scenario``."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise invalid(f"{where} must be an integer, not {value!r}.", round=round)
-    return value
-
-
-def need_str(value: object, where: str, *, round: int | None = None) -> str:
-    """``value`` if it is a non-empty string, else ``invalid_scenario``."""
-    if not isinstance(value, str) or not value:
-        raise invalid(f"{where} must be a non-empty string, not {value!r}.", round=round)
-    return value
-
-
-@dataclass(frozen=True)
-class GameRunner:
-    """How one game reads and plays scenarios."""
-
-    load_rules: Callable[[Mapping[str, Any]], Any]
-    parse_round: Callable[[Any, dict[str, Any], int], Any]
-    run: Callable[[Any, list[Any], list[Any]], list[dict[str, Any]]]
-    """``run(rules, parsed_rounds, played)`` returns each round's output and appends each engine round to
-    ``played`` (for ``--explain`` and tests)."""
-
-
-RUNNERS: dict[str, GameRunner] = {}
+RUNNERS: Mapping[str, GameRunner] = {
+    "roulette": wager.ROULETTE,
+    "sicbo": wager.SICBO,
+    "blackjack": blackjack.RUNNER,
+}
 """The games ``replay`` knows, by the scenario's ``game`` value."""
 
 
-def _runners() -> dict[str, GameRunner]:
-    if not RUNNERS:
-        from croupier.replay import blackjack, wager
-
-        wager.register(RUNNERS)
-        blackjack.register(RUNNERS)
+def _runners() -> Mapping[str, GameRunner]:
+    """:data:`RUNNERS` (kept for callers of the former lazily filled table)."""
     return RUNNERS
+
+
+def _check_paytables(rules_doc: Mapping[str, Any]) -> None:
+    """SCENARIOS.md: paytable odds are positive integers, written as JSON integers. croupier's one extension: odds
+    that are not whole (analysis of other paytables) may be written as a fraction ``"p/q"``, as ``croupier`` itself
+    exports them; an integer written as a string (``"11"``) is refused."""
+
+    def walk(value: object, where: str) -> None:
+        if isinstance(value, Mapping):
+            for key, item in value.items():
+                walk(item, f"{where} {key}")
+        elif isinstance(value, list):
+            for k, item in enumerate(value):
+                walk(item, f"{where} [{k}]")
+        elif isinstance(value, str) and ("/" not in value or Fraction(value).denominator == 1):
+            # (load_rules has already refused text that is not odds)
+            raise invalid(f"The rules are invalid: paytables odds{where} {value!r} must be a positive integer.")
+
+    if "paytables" in rules_doc:
+        walk(rules_doc["paytables"], "")
 
 
 def replay(scenario: object, *, explain: bool = False) -> dict[str, Any]:
@@ -126,11 +70,10 @@ def replay(scenario: object, *, explain: bool = False) -> dict[str, Any]:
     """
     doc = need_object(scenario, "The scenario")
     check_keys(doc, {"game", "rules", "rounds", "expect", "expect_error"}, "The scenario")
-    runners = _runners()
     game = doc.get("game")
-    if not isinstance(game, str) or game not in runners:  # a list or object game is not hashable
-        raise invalid(f"game {game!r} is not one of {', '.join(sorted(runners))}.")
-    runner = runners[game]
+    if not isinstance(game, str) or game not in RUNNERS:  # a list or object game is not hashable
+        raise invalid(f"game {game!r} is not one of {', '.join(sorted(RUNNERS))}.")
+    runner = RUNNERS[game]
     rules_doc = doc.get("rules", {})
     if not isinstance(rules_doc, dict):
         raise invalid(f"rules must be an object of options, not {rules_doc!r}.")
@@ -138,6 +81,7 @@ def replay(scenario: object, *, explain: bool = False) -> dict[str, Any]:
         rules = runner.load_rules(rules_doc)
     except InvalidRules as exc:
         raise invalid(f"The rules are invalid: {exc.message}") from None
+    _check_paytables(rules_doc)
     rounds = doc.get("rounds")
     if not isinstance(rounds, list) or not rounds:
         raise invalid("rounds must be a non-empty list of rounds.")
@@ -150,8 +94,6 @@ def replay(scenario: object, *, explain: bool = False) -> dict[str, Any]:
             totals[player] = totals.get(player, 0) + amount
     result: dict[str, Any] = {"game": game, "rounds": outputs, "totals": totals}
     if explain:
-        from croupier.replay.explain import transcript
-
         result["transcript"] = [transcript(rnd) for rnd in played]
     return result
 
@@ -170,3 +112,19 @@ def replay_file(path: str | Path, *, explain: bool = False) -> dict[str, Any]:
         # RecursionError: arrays or objects nested too deeply for the parser.
         raise invalid(f"{str(p)!r} is not valid JSON: {exc}.") from None
     return replay(data, explain=explain)
+
+
+__all__ = [
+    "CODES",
+    "RUNNERS",
+    "GameRunner",
+    "ScenarioError",
+    "check_keys",
+    "from_refusal",
+    "invalid",
+    "need_int",
+    "need_object",
+    "need_str",
+    "replay",
+    "replay_file",
+]

@@ -9,7 +9,7 @@ from typing import Any
 from croupier.errors import BetRejected, IllegalAction
 from croupier.primitives.dice import check_dice
 from croupier.primitives.wheel import check_pocket
-from croupier.replay.core import (
+from croupier.replay.common import (
     GameRunner,
     ScenarioError,
     check_keys,
@@ -200,15 +200,16 @@ ROULETTE_PLACEMENT = {"numbers": "ints", "index": "int"}
 SICBO_PLACEMENT = {"face": "int", "total": "int"}
 
 
-def register(runners: dict[str, GameRunner]) -> None:
-    """Add the roulette and sic bo runners."""
-    runners["roulette"] = GameRunner(
-        load_rules=roulette_rules.load,
-        parse_round=lambda rules, raw, i: _parse_round(raw, i, ROULETTE_PLACEMENT, check_pocket, "winning pocket"),
-        run=_run_roulette,
-    )
-    runners["sicbo"] = GameRunner(
-        load_rules=sicbo_rules.load,
-        parse_round=lambda rules, raw, i: _parse_round(raw, i, SICBO_PLACEMENT, check_dice, "dice"),
-        run=_run_sicbo,
-    )
+ROULETTE = GameRunner(
+    load_rules=roulette_rules.load,
+    parse_round=lambda rules, raw, i: _parse_round(raw, i, ROULETTE_PLACEMENT, check_pocket, "winning pocket"),
+    run=_run_roulette,
+)
+"""The roulette reader."""
+
+SICBO = GameRunner(
+    load_rules=sicbo_rules.load,
+    parse_round=lambda rules, raw, i: _parse_round(raw, i, SICBO_PLACEMENT, check_dice, "dice"),
+    run=_run_sicbo,
+)
+"""The sic bo reader."""

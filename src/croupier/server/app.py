@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
@@ -36,18 +35,6 @@ def command_limit_of(per_second: float) -> Limit:
     return Limit(burst=max(1.0, 3 * per_second), per_second=per_second)
 
 
-GC_THRESHOLDS = (20_000, 20, 20)
-
-
-def tune_collector() -> None:
-    """Keep the cyclic garbage collector's pauses out of the bets' latency: what start-up built (modules, the app,
-    the recovered tables) is frozen out of its scans, and it runs less often (its full collection of a big heap
-    otherwise stops the server for 100 ms or more now and then; the server's data are few cycles)."""
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(*GC_THRESHOLDS)
-
-
 async def _ticker(services: Services, every: float) -> None:
     while True:
         await asyncio.sleep(every)
@@ -68,10 +55,11 @@ def create_app(
     login_limit: Limit = LOGIN_LIMIT,
     command_limit: Limit = COMMAND_LIMIT,
     close_services: bool = False,
-    tune_gc: bool = False,
+    on_started: Callable[[], None] | None = None,
 ) -> FastAPI:
     """The croupier API over ``services``. ``close_services`` disposes of the database connections at shutdown;
-    ``tune_gc`` (``croupier serve``: a process of its own) tunes the garbage collector at start-up."""
+    ``on_started`` runs once at start-up, after the recovery (``croupier serve`` tunes the garbage collector there:
+    :mod:`croupier.server.compose`, which builds the running server)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -79,8 +67,8 @@ def create_app(
             recovered = await services.casino_call(Casino.recover)
             if recovered:
                 log.info("recovered %d unfinished round(s)", len(recovered))
-        if tune_gc:
-            tune_collector()
+        if on_started is not None:
+            on_started()
         task = asyncio.create_task(_ticker(services, tick_seconds)) if tick_seconds else None
         try:
             yield

@@ -5,8 +5,9 @@ Why: one Python process runs Python on one core at a time (the GIL). With the ca
 one process, each waited for the other: a bet's casino work took about 0.28 ms alone and 0.45 ms beside a busy event
 loop, and a table's settlement 31 ms instead of 45 ms. In two processes each has a core.
 
-**The casino's process** (:func:`_casino_main`) opens the services on the database itself (migrating it, with the
-test-only crash hook of :mod:`croupier.server.services`), runs the clock (every ``tick_seconds`` each table whose
+**The casino's process** (:func:`_casino_main`) opens the services on the database itself
+(:func:`croupier.server.compose.open_services`: migrating it, with the test-only crash hook of
+:mod:`croupier.server.services`), runs the clock (every ``tick_seconds`` each table whose
 timer ran out moves on in a group commit of its own) and the server's requests, in arrival order, exactly as the
 casino's thread does (:class:`~croupier.server.worker.CasinoWorker`: the bets queued together are one group commit,
 answered only once it is durable). It sends back, in one message per pass and in the order they happened, the
@@ -94,8 +95,7 @@ def _casino_main(conn: Connection, url: str, tick_seconds: float | None, parent:
     if os.getppid() != parent:  # the server's process died before the signal was armed
         os._exit(1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from croupier.server.app import tune_collector
-    from croupier.server.services import open_services
+    from croupier.server.compose import open_services, tune_collector
 
     try:
         services = open_services(url)

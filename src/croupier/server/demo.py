@@ -7,12 +7,15 @@ import contextlib
 from dataclasses import dataclass
 
 from croupier.server.services import Services
-from croupier.service.accounts import AccountExists, Role
+from croupier.service.accounts import AccountExists, PasswordPolicy, Role
 from croupier.service.casino import Casino
 from croupier.service.casino_records import TableExists
 
 ADMIN = ("admin", "croupier-admin")
 DEALER = ("dealer", "croupier-dealer")
+DEMO_POLICY = PasswordPolicy(min_length=8, min_score=None)
+"""The demo's accounts have the short passwords the banner prints; ``croupier serve`` refuses a database whose
+accounts still have them (issue 13), and ``--demo`` keeps its own database file."""
 PLAYERS = (("ana", "croupier-ana"), ("bo", "croupier-bo"), ("cy", "croupier-cy"))
 CREDIT = 100_000
 TABLES = (
@@ -45,7 +48,7 @@ def seed(services: Services) -> DemoAccounts:
     people = [(*ADMIN, Role.ADMIN), (*DEALER, Role.DEALER), *((n, p, Role.PLAYER) for n, p in PLAYERS)]
     for name, password, role in people:
         with contextlib.suppress(AccountExists):
-            accounts.create(name, password, role)
+            accounts.create(name, password, role, policy=DEMO_POLICY)
     admin = accounts.get(ADMIN[0])
     for name, _ in PLAYERS:
         services.at_casino(Casino.credit, admin, name, CREDIT, f"demo-credit-{name}")
@@ -61,6 +64,7 @@ def seed(services: Services) -> DemoAccounts:
                 live=live,
                 betting_seconds=seconds,
                 decision_seconds=30,
+                dealers=[DEALER[0]] if live else [],
             )
     return DemoAccounts(ADMIN, PLAYERS, tuple(t for t, _, _ in TABLES), DEALER, tuple(t for t, _, _ in LIVE_TABLES))
 

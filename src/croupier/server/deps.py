@@ -2,7 +2,8 @@
 
 They are ``async`` so that FastAPI runs them on the event loop instead of sending each to a worker thread: all
 of them are short (the session check is an indexed read of the session and the account). The endpoints that
-call the casino stay synchronous, so the casino's work, its lock and its durable commit never block the loop."""
+call the casino await its answer (from its own thread or process), so the casino's work, its lock and its durable
+commit never block the loop."""
 
 from __future__ import annotations
 

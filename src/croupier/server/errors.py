@@ -3,11 +3,16 @@
 Validation and rule errors are 4xx (never a 5xx for bad input): a malformed request or value 422, a bet or action
 the table refuses 409, an unknown account, table or round 404, ``Forbidden`` 403, a missing or bad session or a
 failed login 401 (with ``WWW-Authenticate: Bearer``), a locked account 423, too many requests 429.
+
+Only a :class:`~croupier.errors.CroupierError` is a refusal. Any other exception (a ``ValueError`` included) is an
+internal fault: it is logged with its traceback and answered 500 in the same shape, ``{"error": "internal_error",
+"detail": ..., "rule": null}``, with a detail that names nothing of the server's internals.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -15,6 +20,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from croupier.errors import BetRejected, CroupierError, IllegalAction, InvalidInput, InvalidRules
 from croupier.service.accounts import AccountExists, AccountLocked, Forbidden, InvalidSession, LoginFailed
@@ -62,9 +68,18 @@ def status_of(error: CroupierError) -> int:
     return 400
 
 
+INTERNAL_ERROR = "internal_error"
+INTERNAL_DETAIL = "The server failed while answering this request; the fault is logged."
+
+
 def error_body(kind: str, detail: str, rule: str | None = None) -> dict[str, Any]:
     """The one error shape of the API."""
     return {"error": kind, "detail": detail, "rule": rule}
+
+
+def internal_body() -> dict[str, Any]:
+    """The answer to an internal fault: the error shape, naming nothing of the fault."""
+    return error_body(INTERNAL_ERROR, INTERNAL_DETAIL)
 
 
 def croupier_response(error: CroupierError) -> JSONResponse:
@@ -87,6 +102,16 @@ def _describe(errors: list[Any]) -> str:
     return "The request is malformed: " + "; ".join(parts) + more + "."
 
 
+def _allowed(request: Request, headers: Mapping[str, str] | None) -> dict[str, str]:
+    """A 405's headers, with every method the request's path takes in ``Allow`` (a route's 405 names only its own,
+    and a path may have a route for each method): the methods the OpenAPI document gives the path."""
+    path = getattr(request.scope.get("route"), "path", None)
+    operations = request.app.openapi()["paths"].get(path) if isinstance(path, str) else None
+    if not operations:
+        return dict(headers or {})
+    return {**(headers or {}), "Allow": ", ".join(sorted(m.upper() for m in operations))}
+
+
 def install(app: FastAPI) -> None:
     """Register the handlers that turn every refusal into the error shape."""
 
@@ -103,14 +128,38 @@ def install(app: FastAPI) -> None:
         assert isinstance(exc, StarletteHTTPException)
         kind = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "http_error")
         detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
-        return JSONResponse(error_body(kind, detail), status_code=exc.status_code, headers=exc.headers)
-
-    async def on_value(request: Request, exc: Exception) -> JSONResponse:
-        # A ValueError outside the hierarchy is still bad input, not a server fault.
-        log.warning("unclassified ValueError on %s: %s", request.url.path, exc)
-        return JSONResponse(error_body("invalid_input", str(exc)), status_code=400)
+        headers = _allowed(request, exc.headers) if exc.status_code == 405 else exc.headers
+        return JSONResponse(error_body(kind, detail), status_code=exc.status_code, headers=headers)
 
     app.add_exception_handler(CroupierError, on_croupier)
     app.add_exception_handler(RequestValidationError, on_validation)
     app.add_exception_handler(StarletteHTTPException, on_http)
-    app.add_exception_handler(ValueError, on_value)
+    app.add_middleware(InternalFaults)
+
+
+class InternalFaults:
+    """Any exception of an HTTP request that no handler above mapped: logged here once, with its traceback, and
+    answered 500 ``internal_error`` (unless the response had already begun: then the connection is dropped). A
+    middleware rather than a handler of ``Exception``, which Starlette re-raises to the server after answering."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def sending(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, sending)
+        except Exception:
+            log.exception("internal error answering %s %s", scope.get("method"), scope.get("path"))
+            if started:
+                raise
+            await JSONResponse(internal_body(), status_code=500)(scope, receive, send)

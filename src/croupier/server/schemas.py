@@ -1,8 +1,8 @@
-"""The request and response bodies, validated at the edge (the service validates everything again)."""
+"""The request bodies, validated at the edge (the service validates everything again), and the error shape. The
+answers' shapes are :mod:`croupier.service.payloads`."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
@@ -38,36 +38,12 @@ class LoginRequest(Body):
     password: Password
 
 
-class LoginResponse(BaseModel):
-    """A session: send ``Authorization: Bearer <token>`` with each request."""
-
-    token: str
-    username: str
-    role: str
-    expires_at: datetime
-
-
-class Me(BaseModel):
-    """The caller's account."""
-
-    username: str
-    role: str
-
-
 class NewAccount(Body):
     """An account an admin creates."""
 
     username: Name
     password: Password
     role: Literal["player", "dealer", "admin"] = "player"
-
-
-class Wallet(BaseModel):
-    """What a player may bet or cash out, and what stands on the layout."""
-
-    player: str
-    balance: int
-    held: int
 
 
 class Adjustment(Body):
@@ -78,7 +54,7 @@ class Adjustment(Body):
 
 
 class OpenTable(Body):
-    """A table to open: its id, game, rules document (null: the statute), live or RNG, and its timers."""
+    """A table to open: its id, game, rules document (null: the statute), live or RNG, its timers and dealers."""
 
     table_id: TableId
     game: Literal["roulette", "sicbo", "blackjack"]
@@ -86,6 +62,14 @@ class OpenTable(Body):
     live: bool = False
     betting_seconds: float = Field(default=15, gt=0, le=3600, strict=False)
     decision_seconds: float = Field(default=20, gt=0, le=3600, strict=False)
+    dealers: list[Name] = Field(default_factory=list, max_length=50)
+    """The dealers who run the table: a live table's results, bell and voids (an admin assigns them)."""
+
+
+class Dealers(Body):
+    """The dealers of a table (replacing those it had)."""
+
+    dealers: list[Name] = Field(max_length=50)
 
 
 class Bet(Body):

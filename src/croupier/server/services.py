@@ -1,9 +1,10 @@
-"""The services the server adapts, built on one database: accounts, the ledger and the casino.
+"""The services the server adapts, built on one database: accounts, the ledger and the casino, reached through a
+:class:`CasinoPort`. :mod:`croupier.server.compose` opens them (it is where the server is built).
 
 **Test-only crash hook.** Fault tests kill a real server at a chosen persistence boundary (the casino's
 ``on_commit(label)``, called after every store or ledger write) and restart it on the same database. Two
-environment variables, read once by :func:`open_services`, drive it; with neither set the casino gets no hook at
-all and nothing here runs:
+environment variables, read once by :func:`croupier.server.compose.open_services`, drive it; with neither set the
+casino gets no hook at all and nothing here runs:
 
 - ``CROUPIER_CRASH_AT``: ``"N"`` kills the process with ``SIGKILL`` right after its N-th boundary (counted from
   the process's start, 1-based); ``"LABEL"`` or ``"LABEL:N"`` after the N-th boundary with that label (for
@@ -23,11 +24,9 @@ import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import Engine
-from sqlalchemy.engine import make_url
 
 from croupier.server.worker import CasinoWorker, Done, resolving
 from croupier.service.accounts import AccountService, User
@@ -40,22 +39,6 @@ T = TypeVar("T")
 
 CRASH_AT = "CROUPIER_CRASH_AT"
 CRASH_COUNT_FILE = "CROUPIER_CRASH_COUNT_FILE"
-
-DEFAULT_FOLDER = Path("data")
-DEFAULT_FILE = "croupier.sqlite3"
-
-
-def database_url(url: str | None) -> str:
-    """The SQLAlchemy URL of ``url``: ``postgresql://`` (or ``postgres://``) runs on psycopg 3; none gives the
-    SQLite file ``./data/croupier.sqlite3``, creating the folder."""
-    if not url:
-        DEFAULT_FOLDER.mkdir(parents=True, exist_ok=True)
-        return f"sqlite:///{DEFAULT_FOLDER / DEFAULT_FILE}"
-    for prefix in ("postgresql://", "postgres://"):
-        if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix) :]
-    make_url(url)  # raises on a malformed URL
-    return url
 
 
 class CasinoPort(Protocol):
@@ -187,40 +170,6 @@ class Services:
             self.checkpointer.stop()
         if self.engine is not None:
             self.engine.dispose()
-
-
-def open_services(url: str, *, migrate: bool = True) -> Services:
-    """Services on the database at ``url`` (an SQLAlchemy URL), migrated to the latest revision first."""
-    from croupier.storage import SqlAccountStore, SqlLedgerStore, create_engine, upgrade
-    from croupier.storage.casino_store import SqlCasinoStore
-
-    engine = create_engine(url)
-    if migrate:
-        upgrade(engine)
-    ledger = Ledger(SqlLedgerStore(engine))
-    accounts = AccountService(SqlAccountStore(engine))
-    casino = Casino(ledger, accounts, SqlCasinoStore(engine), on_commit=crash_hook(os.environ))
-    checkpointer = WalCheckpointer(engine)
-    checkpointer.start()
-    return Services(accounts=accounts, ledger=ledger, casino=casino, engine=engine, checkpointer=checkpointer)
-
-
-def open_process_services(url: str, *, tick_seconds: float | None = 0.1) -> Services:
-    """Services whose casino runs in a process of its own (:mod:`croupier.server.casino_process`: it opens and
-    migrates the database at ``url`` and runs the clock every ``tick_seconds``); this process keeps the accounts and
-    the ledger's readings on its own connections. Call it before this process starts any thread."""
-    from croupier.server.casino_process import CasinoProcess
-    from croupier.storage import SqlAccountStore, SqlLedgerStore, create_engine
-
-    port = CasinoProcess(url, tick_seconds=tick_seconds).start()
-    try:
-        engine = create_engine(url)
-        ledger = Ledger(SqlLedgerStore(engine))
-        accounts = AccountService(SqlAccountStore(engine))
-    except BaseException:
-        port.stop()
-        raise
-    return Services(accounts=accounts, ledger=ledger, engine=engine, port=port)
 
 
 def _crash_point(spec: str) -> tuple[str | None, int]:

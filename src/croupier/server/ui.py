@@ -3,21 +3,25 @@ folder ``web/``, and the few read endpoints it needs beyond the API (a table's r
 rounds) plus the dealer's bell on a live table.
 
 :func:`install` is called last in ``create_app`` so that ``/api`` and ``/ws`` keep their routes: the static files
-only answer the paths nothing else claimed.
+only answer the paths nothing else claimed, and never a path under ``/api/`` or ``/ws/`` (a request there with a
+method its route does not take is the route's 405, not the page's).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, cast
 
 from fastapi import APIRouter, FastAPI, Query
 from fastapi.staticfiles import StaticFiles
+from starlette.routing import Match, Mount
+from starlette.types import Scope
 
 from croupier.server.deps import Caller, Commander, Services_
-from croupier.server.routes import ERRORS, TablePath, plain
+from croupier.server.routes import ERRORS, TablePath
 from croupier.server.schemas import TableId
 from croupier.service.casino import Casino
+from croupier.service.payloads import BettingClosed, PlayerRound, TableHistory, TableRules
 
 WEB = Path(__file__).with_name("web")
 """The page's files: index.html, css/, js/, i18n/."""
@@ -26,38 +30,47 @@ router = APIRouter(prefix="/api", responses=ERRORS)
 
 
 @router.get("/tables/{table_id}/rules", tags=["tables"])
-def table_rules(table_id: TablePath, user: Caller, svc: Services_) -> Any:
+async def table_rules(table_id: TablePath, user: Caller, svc: Services_) -> TableRules:
     """A table's rules for the page: each bet kind with its payout (odds to 1) and limits, the layout, and each
     rule as a catalogue key with parameters (any role)."""
-    return plain(svc.at_casino(Casino.table_rules, user, table_id))
+    return cast(TableRules, await svc.casino_call(Casino.table_rules, user, table_id))
 
 
 @router.get("/tables/{table_id}/history", tags=["tables"])
-def table_history(
+async def table_history(
     table_id: TablePath, user: Caller, svc: Services_, last: Annotated[int, Query(ge=1, le=500)] = 50
-) -> Any:
+) -> TableHistory:
     """The public results of a roulette or sic bo table's last settled rounds, newest first, with statistics."""
-    return plain(svc.at_casino(Casino.table_history, user, table_id, last=last))
+    return cast(TableHistory, await svc.casino_call(Casino.table_history, user, table_id, last=last))
 
 
 @router.get("/me/rounds", tags=["play"])
-def my_rounds(
+async def my_rounds(
     user: Caller,
     svc: Services_,
     table: Annotated[TableId | None, Query(description="One table's rounds; all open tables without.")] = None,
     last: Annotated[int, Query(ge=1, le=100)] = 10,
-) -> Any:
+) -> list[PlayerRound]:
     """The caller's own recent rounds: their stakes, the result and their nets (players only)."""
-    return plain(svc.at_casino(Casino.player_rounds, user, table, last=last))
+    return cast(list[PlayerRound], await svc.casino_call(Casino.player_rounds, user, table, last=last))
 
 
 @router.post("/tables/{table_id}/close-betting", tags=["dealer"])
-def close_betting(table_id: TablePath, user: Commander, svc: Services_) -> Any:
+async def close_betting(table_id: TablePath, user: Commander, svc: Services_) -> BettingClosed:
     """The dealer's bell on a live table: betting closes now (dealers only; refused on RNG tables)."""
-    return plain(svc.at_casino(Casino.close_betting, user, table_id))
+    return cast(BettingClosed, await svc.casino_call(Casino.close_betting, user, table_id))
+
+
+class _Page(Mount):
+    """The page's files at ``/``: every path but the API's and the sockets'."""
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        if str(scope.get("path", "")).startswith(("/api/", "/ws/")):
+            return Match.NONE, {}
+        return super().matches(scope)
 
 
 def install(app: FastAPI) -> None:
     """Add the page's endpoints and serve ``web/`` at ``/`` (after every other route)."""
     app.include_router(router)
-    app.mount("/", StaticFiles(directory=WEB, html=True, check_dir=False), name="web")
+    app.router.routes.append(_Page("/", StaticFiles(directory=WEB, html=True, check_dir=False), name="web"))

@@ -21,7 +21,9 @@ Each is validated as its REST body, counted against the same per-account command
 ``{"type": "answer", "id": ID, "status": 4xx, "error", "detail", "rule"}`` (``retry_after`` seconds with 429) —
 the same status and body REST would give. ``ID`` (a string or an integer) is the client's, echoed so it can pipeline
 commands. The session is checked again before a command when five seconds have passed since the last check. A bet is
-answered only once it is durable (the casino's group commit): an answer is never taken back.
+answered only once it is durable (the casino's group commit): an answer is never taken back. A fault of the server's
+own (anything but a refusal) is logged and answered ``{"type": "answer", "id": ID, "status": 500, "error":
+"internal_error", "detail", "rule": null}``; the socket serves on.
 """
 
 from __future__ import annotations
@@ -41,9 +43,8 @@ from fastapi.encoders import jsonable_encoder
 from pydantic import TypeAdapter, ValidationError
 
 from croupier.errors import CroupierError
-from croupier.server.errors import RateLimited, status_of
+from croupier.server.errors import RateLimited, internal_body, status_of
 from croupier.server.ratelimit import RateLimiter
-from croupier.server.routes import plain
 from croupier.server.schemas import ActCommand, BetCommand, Command, TableId
 from croupier.server.services import Services
 from croupier.service.accounts import User
@@ -100,8 +101,7 @@ async def table_events(
 
 
 def _open(svc: Services, user: User, table_id: str) -> tuple[Any, Subscription]:
-    view, subscription = svc.port.open_stream(user, table_id)  # one call: no event falls between the two
-    return plain(view), subscription
+    return svc.port.open_stream(user, table_id)  # one call: no event falls between the two
 
 
 def _close(svc: Services, subscription: Subscription) -> None:
@@ -136,13 +136,15 @@ class _Client:
             self.command(text)
 
     def command(self, text: str) -> None:
+        """Check a command and hand it to the casino. A refusal is answered as REST answers it; any other fault
+        (this server's) is logged and answered 500 ``internal_error``, and the socket serves on."""
         command_id: Any = None
         try:
             try:
                 raw = orjson.loads(text)
                 command_id = raw.get("id") if isinstance(raw, dict) else None
                 command = COMMANDS.validate_python(raw)
-            except (ValueError, ValidationError) as error:
+            except (orjson.JSONDecodeError, ValidationError) as error:
                 self.answer(
                     {"type": "answer", "id": command_id, "status": 422, **_body("invalid_request", _invalid(error))}
                 )
@@ -151,9 +153,14 @@ class _Client:
                 self.user = self.svc.accounts.authenticate(self.token)
                 self.checked = time.monotonic()
             self.limiter.take(self.user.username)
+            self.submit(command)
         except CroupierError as error:
             self.refused(command_id, error)
-            return
+        except Exception:
+            log.exception("a WebSocket command failed")
+            self.failed(command_id)
+
+    def submit(self, command: BetCommand | ActCommand) -> None:
         user, table_id = self.user, self.table_id
         method: Callable[..., Any]
         args: tuple[Any, ...]
@@ -167,14 +174,17 @@ class _Client:
 
         def done(ok: bool, value: Any) -> None:
             if ok:
-                self.answer({"type": "answer", "id": command.id, "status": status, "result": plain(value)})
+                self.answer({"type": "answer", "id": command.id, "status": status, "result": value})
             elif isinstance(value, CroupierError):
                 self.refused(command.id, value)
             else:
                 log.error("command %r failed", command.type, exc_info=value)
-                self.answer({"type": "answer", "id": command.id, "status": 500, **_body("server_error", "failed")})
+                self.failed(command.id)
 
         self.svc.port.submit(method, args, kwargs, done, bet=method is Casino.place_bet)
+
+    def failed(self, command_id: Any) -> None:
+        self.answer({"type": "answer", "id": command_id, "status": 500, **internal_body()})
 
     def refused(self, command_id: Any, error: CroupierError) -> None:
         answer = {"type": "answer", "id": command_id, "status": status_of(error), **error.as_dict()}
@@ -199,7 +209,7 @@ def _body(kind: str, detail: str) -> dict[str, Any]:
     return {"error": kind, "detail": detail, "rule": None}
 
 
-def _invalid(error: ValueError | ValidationError) -> str:
+def _invalid(error: orjson.JSONDecodeError | ValidationError) -> str:
     if isinstance(error, ValidationError):
         parts = [f"{'.'.join(str(p) for p in e['loc']) or 'command'}: {e['msg']}" for e in error.errors()[:5]]
         return "The command is malformed: " + "; ".join(parts) + "."

@@ -40,7 +40,7 @@ from croupier.games import GAMES
 from croupier.primitives.chance import ChanceExhausted, ChanceSource, SystemRandom
 from croupier.service import casino_info as info
 from croupier.service import casino_meters, casino_recall
-from croupier.service.accounts import AccountService, Forbidden, Role, User
+from croupier.service.accounts import AccountService, Forbidden, Role, UnknownAccount, User
 from croupier.service.casino_records import (
     AuditRecord,
     CasinoStore,
@@ -423,9 +423,11 @@ class Casino:
         live: bool = False,
         betting_seconds: float = 15,
         decision_seconds: float = 20,
+        dealers: Iterable[str] = (),
     ) -> JsonObject:
         """Open a table (admin): ``rules`` is a rules document validated by the game's loader (``InvalidRules``
-        with every problem), ``None`` the statute; the first betting window opens at once."""
+        with every problem), ``None`` the statute; ``dealers`` the dealers who run it (a live table's results,
+        bell and voids); the first betting window opens at once."""
         with self._lock:
             self._require(who, Role.ADMIN)
             if not isinstance(table_id, str) or not TABLE_ID.fullmatch(table_id):
@@ -437,6 +439,7 @@ class Casino:
                     raise InvalidInput(f"{what} must be a number of seconds from 0 to 3600, not {value!r}.")
             if table_id in self._tables:
                 raise TableExists(f"Table {table_id!r} is already open.")
+            staff = self._dealers(dealers)
             loaded = load_rules(game, rules)
             previous = next((r for r in self.store.tables() if r.table_id == table_id), None)
             if previous is not None and previous.game != game:
@@ -451,10 +454,13 @@ class Casino:
                 float(decision_seconds),
                 "open",
                 self._time(),
+                staff,
             )
             self.store.put_table(record)
             self._commit("table_opened")
-            self._audit(who.username, "table_opened", table_id, game=game, live=bool(live), rules=document)
+            self._audit(
+                who.username, "table_opened", table_id, game=game, live=bool(live), rules=document, dealers=list(staff)
+            )
             if previous is not None and previous.rules != document:
                 self._audit(who.username, "rules_changed", table_id, before=previous.rules, after=document)
             t = self._build(record, loaded)
@@ -464,6 +470,42 @@ class Casino:
             self._open_round(t)
             self._flush()
             return self._describe(t)
+
+    def _dealers(self, names: Iterable[str]) -> tuple[str, ...]:
+        """Dealer accounts by their canonical names (``InvalidInput`` for anyone who is not an active dealer)."""
+        if isinstance(names, str):
+            raise InvalidInput(f"dealers is a list of dealer names, not {names!r}.")
+        out: list[str] = []
+        for name in names:
+            try:
+                user = self.accounts.get(name)
+            except UnknownAccount:
+                raise InvalidInput(f"{name!r} is not an active dealer account.") from None
+            if user.role is not Role.DEALER or not user.active:
+                raise InvalidInput(f"{user.username!r} is not an active dealer account.")
+            if user.username not in out:
+                out.append(user.username)
+        return tuple(out)
+
+    def assign_dealers(self, who: User, table_id: str, dealers: Iterable[str]) -> JsonObject:
+        """Set the dealers of a table (admin), audited: only they report its results, ring its bell and void its
+        rounds (a live table; an RNG table's round is voided by an admin)."""
+        with self._lock:
+            self._require(who, Role.ADMIN)
+            t = self._table(table_id)
+            staff = self._dealers(dealers)
+            before = t.record.dealers
+            t.record = replace(t.record, dealers=staff)
+            self.store.put_table(t.record)
+            self._commit("dealers_assigned")
+            self._audit(who.username, "dealers_assigned", table_id, before=list(before), after=list(staff))
+            return {"table": table_id, "dealers": list(staff)}
+
+    def _require_dealer_of(self, who: User, t: _Table) -> None:
+        """The caller is a dealer assigned to the table (issue 13: dealers belong to tables)."""
+        self._require(who, Role.DEALER)
+        if who.username not in t.record.dealers:
+            raise Forbidden(f"{who.username} is not a dealer of table {t.record.table_id!r}; an admin assigns dealers.")
 
     def _build(self, record: TableRecord, rules: object) -> _Table:
         rng = None if record.live else self._sources(record.table_id)
@@ -502,7 +544,7 @@ class Casino:
     def _adjust(self, who: User, kind: str, player: str, amount: int, key: str) -> JsonObject:
         with self._lock:
             self._require(who, Role.ADMIN)
-            self.accounts.get(player)
+            player = self.accounts.get(player).username  # the canonical name is the ledger's id
             command = self.ledger.credit if kind == "credit" else self.ledger.debit
             entry = command(player, amount, by=who.username, key=f"{kind}:{_check_key(key)}")
             self._commit(f"ledger_{kind}")
@@ -774,6 +816,7 @@ class Casino:
             t = self._table(table_id)
             if not t.record.live:
                 raise IllegalAction(f"Table {table_id!r} is an RNG table: its results are drawn, not reported.")
+            self._require_dealer_of(who, t)
             r = t.current
             card = t.game.feed_card(result)
             if card is not None:
@@ -801,10 +844,15 @@ class Casino:
             return {"table": table_id, "round": r.round_id, "result": result}
 
     def void(self, who: User, table_id: str, reason: str) -> JsonObject:
-        """Void the round (dealer; RO 2.2, SB 3.3, BJ 5.1.2): every held bet is returned, audited."""
+        """Void the round (RO 2.2, SB 3.3, BJ 5.1.2): every held bet is returned, audited. A live table's round is
+        voided by one of its dealers or an admin; an RNG table's only by an admin, with a written reason."""
         with self._lock:
-            self._require(who, Role.DEALER)
+            self._require(who, Role.DEALER, Role.ADMIN)
             t = self._table(table_id)
+            if who.role is Role.DEALER:
+                if not t.record.live:
+                    raise Forbidden(f"Table {table_id!r} is an RNG table: an admin voids its rounds, with a reason.")
+                self._require_dealer_of(who, t)
             if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
                 raise InvalidInput("A void needs a reason of 1 to 500 characters.")
             round_id = t.current.round_id
@@ -822,6 +870,7 @@ class Casino:
             rule = t.game.betting_rule
             if not t.record.live:
                 raise IllegalAction(f"Table {table_id!r} is an RNG table: its timer closes betting.", rule=rule)
+            self._require_dealer_of(who, t)
             r = t.current
             if r.status != "betting":
                 raise IllegalAction("Betting is already closed in this round.", rule=rule)

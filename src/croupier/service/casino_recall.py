@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing_extensions import TypedDict
 
 from croupier.errors import InvalidInput
+from croupier.service.casino_meters import FINISHED
 from croupier.service.casino_records import CasinoStore, RoundRecord, UnknownTable
 from croupier.service.round_state import JsonObject
 from croupier.service.table_games import TableGame
@@ -61,6 +62,8 @@ def recall(
             operations = game.operations(r.round_id, current=is_current)
             if operations is not None:
                 entry["operations"] = operations
+            if is_current and r.status not in FINISHED:  # a round in play: no card the players cannot see
+                entry["cards"] = game.public_cards(s.cards)
         out.append(entry)
     return out
 

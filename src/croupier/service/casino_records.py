@@ -34,7 +34,7 @@ class TableExists(CroupierError):
 
 @dataclass(frozen=True, slots=True)
 class TableRecord:
-    """A table as stored: its game, rules document, live or RNG, timers, and whether it is open."""
+    """A table as stored: its game, rules document, live or RNG, timers, whether it is open, and its dealers."""
 
     table_id: str
     game: str
@@ -44,6 +44,8 @@ class TableRecord:
     decision_seconds: float
     status: TableStatus
     opened_at: datetime
+    dealers: tuple[str, ...] = ()
+    """The dealers who run the table (a live table's results, bell and voids; issue 13)."""
 
 
 @dataclass(slots=True)

@@ -6,10 +6,17 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import replace
 from datetime import datetime
 
-from croupier.service.accounts import AccountExists, SessionRecord, UnknownAccount, User
+from croupier.service.accounts import (
+    AccountExists,
+    LastAdmin,
+    LoginFailures,
+    Role,
+    SessionRecord,
+    UnknownAccount,
+    User,
+)
 from croupier.service.ledger import Entry, EntryDraft, Hold, LedgerTransaction, Round, prepare_hold
 
 
@@ -112,6 +119,7 @@ class MemoryAccountStore:
         self._lock = threading.RLock()
         self.users: dict[str, User] = {}
         self.sessions: dict[str, SessionRecord] = {}
+        self.failures: dict[tuple[str, str], LoginFailures] = {}
 
     def add_user(self, user: User) -> None:
         """Add ``user``; ``AccountExists`` when the name is taken."""
@@ -124,19 +132,48 @@ class MemoryAccountStore:
         """The user named ``username``."""
         return self.users.get(username)
 
-    def save_user(self, user: User) -> None:
-        """Replace the stored user of the same name."""
+    def save_user(self, user: User, *, keep_an_admin: bool = False) -> None:
+        """Replace the stored user of the same name; with ``keep_an_admin``, ``LastAdmin`` when no active admin
+        would be left."""
         with self._lock:
             if user.username not in self.users:
                 raise UnknownAccount(f"There is no account named {user.username!r}.")
-            self.users[user.username] = user
+            after = {**self.users, user.username: user}
+            if keep_an_admin and not any(u.active and u.role is Role.ADMIN for u in after.values()):
+                raise LastAdmin(f"{user.username!r} is the last active admin: enable or appoint another first.")
+            self.users = after
 
-    def add_failure(self, username: str) -> int:
-        """Count one more failed login for ``username`` and return the count."""
+    def list_users(self, role: Role | None = None) -> list[User]:
+        """Every user (of ``role``), by name."""
+        return sorted((u for u in self.users.values() if role is None or u.role is role), key=lambda u: u.username)
+
+    def get_failures(self, username: str, address: str) -> LoginFailures | None:
+        """The failed logins to ``username`` from ``address``."""
+        return self.failures.get((username, address))
+
+    def add_failure(self, username: str, address: str, at: datetime, *, since: datetime) -> LoginFailures:
+        """Count one more failed login; a count last added to before ``since`` starts again."""
         with self._lock:
-            user = self.users[username]
-            self.users[username] = replace(user, failed_logins=user.failed_logins + 1)
-            return user.failed_logins + 1
+            old = self.failures.get((username, address))
+            count = 1 if old is None or old.last_at < since else old.count + 1
+            self.failures[username, address] = new = LoginFailures(username, address, count, at)
+            return new
+
+    def clear_failures(self, username: str, address: str | None = None) -> int:
+        """Forget the failed logins to ``username`` from ``address`` (every address when ``None``)."""
+        with self._lock:
+            doomed = [k for k in self.failures if k[0] == username and address in (None, k[1])]
+            for k in doomed:
+                del self.failures[k]
+            return len(doomed)
+
+    def purge_failures(self, before: datetime) -> int:
+        """Forget every count last added to before ``before``."""
+        with self._lock:
+            doomed = [k for k, f in self.failures.items() if f.last_at < before]
+            for k in doomed:
+                del self.failures[k]
+            return len(doomed)
 
     def add_session(self, session: SessionRecord) -> None:
         """Store a session."""

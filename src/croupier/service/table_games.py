@@ -250,14 +250,29 @@ class TableGame(ABC):
     def current(self) -> object:
         """The engine round in play."""
 
-    def operations(self, round_id: str, *, current: bool) -> object | None:
-        """The engine's operations of a remembered round (``current``: the round in play) as JSON."""
+    def operations(self, round_id: str, *, current: bool) -> list[object] | None:
+        """The engine's operations of a remembered round (``current``: the round in play) as JSON; of a round still
+        in play, only what every player may see (no face-down card)."""
         rnd = self.history.get(round_id)
         if rnd is None and current:
+            if not self.is_over:
+                return self.public_operations()
             rnd = self.current
         if rnd is None:
             return None
-        return jsonable(getattr(rnd, "operations", None))
+        ops = jsonable(getattr(rnd, "operations", []))
+        assert isinstance(ops, list)
+        return ops
+
+    def public_operations(self) -> list[object]:
+        """The operations of the round in play as every player may see them."""
+        ops = jsonable(getattr(self.current, "operations", []))
+        assert isinstance(ops, list)
+        return ops
+
+    def public_cards(self, cards: Sequence[str]) -> list[str]:
+        """The cards of the round in play (``cards``, as stored) as every player may see them."""
+        return list(cards)
 
     # -- read models ------------------------------------------------------------------------------------------
 
@@ -867,6 +882,32 @@ class BlackjackGame(TableGame):
                 assert isinstance(body, dict)
                 events.append({"type": "decision", **body})
         return events
+
+    def _shown(self) -> list[tuple[object, bool]]:
+        """Each operation of the round in play, and whether its card (if any) is seen by every player: a burned
+        card and a face-down card are not, the dealer's hole card once turned is (BJ 5.2)."""
+        ops = self.round.operations
+        turned = any(isinstance(op, HoleCardTurned) for op in ops)
+        out: list[tuple[object, bool]] = []
+        for op in ops:
+            hidden = isinstance(op, Burned) or (
+                isinstance(op, Dealt) and not op.face_up and not (op.box is None and turned)
+            )
+            out.append((op, not hidden))
+        return out
+
+    def public_operations(self) -> list[object]:
+        out: list[object] = []
+        for op, seen in self._shown():
+            body = jsonable(op)
+            if not seen and isinstance(body, dict):
+                body["card"] = "??"
+            out.append(body)
+        return out
+
+    def public_cards(self, cards: Sequence[str]) -> list[str]:
+        shown = [seen for op, seen in self._shown() if isinstance(op, Burned | Dealt | CardVoided)]
+        return [c if i < len(shown) and shown[i] else "??" for i, c in enumerate(cards)]
 
     def seating(self) -> JsonObject:
         boxes = self.rnd.boxes if self.rnd is not None else {}

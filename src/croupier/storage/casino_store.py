@@ -117,6 +117,7 @@ class SqlCasinoStore:
             row.game, row.rules, row.live = record.game, json.dumps(record.rules, sort_keys=True), record.live
             row.betting_seconds, row.decision_seconds = record.betting_seconds, record.decision_seconds
             row.status, row.opened_at = record.status, record.opened_at
+            row.dealers = json.dumps(list(record.dealers))
             session.add(row)
 
     def tables(self) -> list[TableRecord]:
@@ -133,6 +134,7 @@ class SqlCasinoStore:
                     r.decision_seconds,
                     cast(TableStatus, r.status),
                     r.opened_at,
+                    tuple(json.loads(r.dealers)),
                 )
                 for r in rows
             ]

@@ -1,5 +1,5 @@
-"""The tables: the ledger (accounts with cached balances, entries, postings, rounds, holds), the accounts
-(users, sessions) and the casino (tables, rounds with their steps as JSON text, the audit log). Money is
+"""The tables: the ledger (accounts with cached balances, entries, postings, rounds, holds), the accounts (users,
+sessions, login failures) and the casino (tables, rounds with their steps as JSON text, the audit log). Money is
 ``BigInteger``; times are stored as naive UTC and read back timezone-aware."""
 
 from __future__ import annotations
@@ -136,7 +136,7 @@ class HoldRow(Base):
 
 
 class UserRow(Base):
-    """A player, dealer or admin account."""
+    """A player, dealer or admin account, under its canonical name (NFKC, case-folded)."""
 
     __tablename__ = "users"
     __table_args__ = (CheckConstraint("role IN ('player', 'dealer', 'admin')", name="role"),)
@@ -146,8 +146,18 @@ class UserRow(Base):
     password_hash: Mapped[str] = mapped_column(String(256))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime)
     active: Mapped[bool] = mapped_column(Boolean)
-    failed_logins: Mapped[int] = mapped_column(Integer)
-    locked_until: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class LoginFailureRow(Base):
+    """The failed logins to a canonical name (taken or free: no foreign key) from a client address since the last
+    success from there: what the login backoff reads."""
+
+    __tablename__ = "login_failures"
+
+    username: Mapped[str] = mapped_column(String(64), primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), primary_key=True)
+    failures: Mapped[int] = mapped_column(Integer)
+    last_at: Mapped[datetime] = mapped_column(UTCDateTime, index=True)
 
 
 class SessionRow(Base):
@@ -162,7 +172,7 @@ class SessionRow(Base):
 
 
 class CasinoTableRow(Base):
-    """A casino table: its game, rules document (JSON text), live or RNG, timers."""
+    """A casino table: its game, rules document (JSON text), live or RNG, timers, its dealers (a JSON list)."""
 
     __tablename__ = "casino_tables"
     __table_args__ = (CheckConstraint("status IN ('open', 'closed')", name="status"),)
@@ -173,6 +183,7 @@ class CasinoTableRow(Base):
     live: Mapped[bool] = mapped_column(Boolean)
     betting_seconds: Mapped[float] = mapped_column(Float)
     decision_seconds: Mapped[float] = mapped_column(Float)
+    dealers: Mapped[str] = mapped_column(Text, server_default="[]")
     status: Mapped[str] = mapped_column(String(16))
     opened_at: Mapped[datetime] = mapped_column(UTCDateTime)
 
