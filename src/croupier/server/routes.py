@@ -132,7 +132,7 @@ async def credit(
     player: schemas.Name, body: schemas.Adjustment, user: Commander, key: Key, svc: Services_
 ) -> WalletAdjustment:
     """Add money to a player's wallet from the cashier (admins only; audited)."""
-    return cast(WalletAdjustment, await svc.casino_call(Casino.credit, user, player, body.amount, key))
+    return await svc.casino_call(Casino.credit, user, player, body.amount, key)
 
 
 @router.post("/accounts/{player}/debit", tags=["admin"])
@@ -140,7 +140,7 @@ async def debit(
     player: schemas.Name, body: schemas.Adjustment, user: Commander, key: Key, svc: Services_
 ) -> WalletAdjustment:
     """Take money from a player's wallet back to the cashier, never beyond its balance (admins only; audited)."""
-    return cast(WalletAdjustment, await svc.casino_call(Casino.debit, user, player, body.amount, key))
+    return await svc.casino_call(Casino.debit, user, player, body.amount, key)
 
 
 # -- tables ------------------------------------------------------------------------------------------------------
@@ -179,19 +179,19 @@ async def open_table(body: schemas.OpenTable, user: Commander, svc: Services_) -
 async def assign_dealers(table_id: TablePath, body: schemas.Dealers, user: Commander, svc: Services_) -> TableDealers:
     """Set the dealers of a table (admins only; audited): only they report its results, ring its bell and void its
     rounds."""
-    return cast(TableDealers, await svc.casino_call(Casino.assign_dealers, user, table_id, body.dealers))
+    return await svc.casino_call(Casino.assign_dealers, user, table_id, body.dealers)
 
 
 @router.post("/tables/{table_id}/close", tags=["admin"])
 async def close_table(table_id: TablePath, user: Commander, svc: Services_) -> TableClosed:
     """Close a table between rounds (admins only)."""
-    return cast(TableClosed, await svc.casino_call(Casino.close_table, user, table_id))
+    return await svc.casino_call(Casino.close_table, user, table_id)
 
 
 @router.post("/tables/{table_id}/bets", status_code=201, tags=["play"])
 async def place_bet(table_id: TablePath, bet: schemas.Bet, user: Commander, key: Key, svc: Services_) -> BetAnswer:
     """Place a bet in the betting window; the stake is held from the caller's wallet."""
-    return cast(BetAnswer, await svc.casino_bet(Casino.place_bet, user, table_id, bet.document(), key))
+    return await svc.casino_bet(Casino.place_bet, user, table_id, bet.document(), key)
 
 
 @router.post("/tables/{table_id}/actions", tags=["play"])
@@ -200,19 +200,19 @@ async def act(table_id: TablePath, body: schemas.Action, user: Commander, key: K
     answer = await svc.casino_call(
         Casino.act, user, table_id, body.action, key, box=body.box, hand=body.hand, amount=body.amount
     )
-    return cast(ActAnswer, answer)
+    return answer
 
 
 @router.post("/tables/{table_id}/results", tags=["dealer"])
 async def report(table_id: TablePath, body: schemas.Report, user: Commander, svc: Services_) -> ReportAnswer:
     """A live table's dealer reports a pocket, three dice or a card (dealers only)."""
-    return cast(ReportAnswer, await svc.casino_call(Casino.report, user, table_id, body.result))
+    return await svc.casino_call(Casino.report, user, table_id, body.result)
 
 
 @router.post("/tables/{table_id}/void", tags=["dealer"])
 async def void(table_id: TablePath, body: schemas.Void, user: Commander, svc: Services_) -> RoundVoided:
     """Void the round and return every held bet (dealers only; RO 2.2, SB 3.3, BJ 5.1)."""
-    return cast(RoundVoided, await svc.casino_call(Casino.void, user, table_id, body.reason))
+    return await svc.casino_call(Casino.void, user, table_id, body.reason)
 
 
 # -- records -----------------------------------------------------------------------------------------------------
@@ -223,31 +223,31 @@ async def recall(
     table_id: TablePath, user: Caller, svc: Services_, last: Annotated[int, Query(ge=1, le=500)] = 10
 ) -> list[RecalledRound]:
     """The last rounds of a table with every step, outcome, bets and nets (admins only)."""
-    return cast(list[RecalledRound], await svc.casino_call(Casino.recall, user, table_id, last=last))
+    return await svc.casino_call(Casino.recall, user, table_id, last=last)
 
 
 @router.get("/tables/{table_id}/rounds/{round_id}/scenario", tags=["admin"])
 async def export_scenario(table_id: TablePath, round_id: RoundPath, user: Caller, svc: Services_) -> Scenario:
     """A round as a scenario file that ``croupier replay`` reproduces exactly (admins only)."""
-    return cast(Scenario, await svc.casino_call(Casino.export_scenario, user, table_id, round_id))
+    return await svc.casino_call(Casino.export_scenario, user, table_id, round_id)
 
 
 @router.get("/tables/{table_id}/meters", tags=["admin"])
 async def meters(table_id: TablePath, user: Caller, svc: Services_) -> Meters:
     """A table's meters: rounds, wagered, paid, voided, held (admins only)."""
-    return cast(Meters, await svc.casino_call(Casino.meters, user, table_id))
+    return await svc.casino_call(Casino.meters, user, table_id)
 
 
 @router.get("/audit", tags=["admin"])
 async def audit(user: Caller, svc: Services_, since: datetime | None = None) -> list[AuditLine]:
     """The audit trail (admins only)."""
-    return cast(list[AuditLine], await svc.casino_call(Casino.audit, user, since=since))
+    return await svc.casino_call(Casino.audit, user, since=since)
 
 
 @router.get("/reconciliation", tags=["admin"])
 async def reconciliation(user: Caller, svc: Services_) -> Reconciliation:
     """Wagered − paid − voided = house result, per table and in all; the ledger's check (admins only)."""
-    return cast(Reconciliation, await svc.casino_call(Casino.reconciliation, user))
+    return await svc.casino_call(Casino.reconciliation, user)
 
 
 @router.get("/health", tags=["sessions"])

@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Literal, cast
 
 from croupier.errors import CroupierError, IllegalAction, InvalidInput
 from croupier.games import GAMES
@@ -62,11 +63,25 @@ from croupier.service.ledger import (
     fingerprint,
     utc_now,
 )
+from croupier.service.payloads import (
+    ActAnswer,
+    AuditLine,
+    BetAnswer,
+    BettingClosed,
+    Meters,
+    RecalledRound,
+    Reconciliation,
+    Recovered,
+    ReportAnswer,
+    RoundVoided,
+    Scenario,
+    TableClosed,
+    TableDealers,
+    WalletAdjustment,
+)
 from croupier.service.round_state import (
     Act,
-    ActAnswer,
     ActStep,
-    BetAnswer,
     BetDocument,
     BetHold,
     BetStep,
@@ -487,7 +502,7 @@ class Casino:
                 out.append(user.username)
         return tuple(out)
 
-    def assign_dealers(self, who: User, table_id: str, dealers: Iterable[str]) -> JsonObject:
+    def assign_dealers(self, who: User, table_id: str, dealers: Iterable[str]) -> TableDealers:
         """Set the dealers of a table (admin), audited: only they report its results, ring its bell and void its
         rounds (a live table; an RNG table's round is voided by an admin)."""
         with self._lock:
@@ -511,7 +526,7 @@ class Casino:
         rng = None if record.live else self._sources(record.table_id)
         return _Table(record, new_table_game(record.game, rules, live=record.live, rng=rng))
 
-    def close_table(self, who: User, table_id: str) -> JsonObject:
+    def close_table(self, who: User, table_id: str) -> TableClosed:
         """Close a table (admin); refused while its round has bets (RO 3, SB 4, BJ 7.1)."""
         with self._lock:
             self._require(who, Role.ADMIN)
@@ -533,15 +548,15 @@ class Casino:
             self._flush()
             return {"table": table_id, "status": "closed"}
 
-    def credit(self, who: User, player: str, amount: int, key: str) -> JsonObject:
+    def credit(self, who: User, player: str, amount: int, key: str) -> WalletAdjustment:
         """Add to a player's wallet from the cashier (admin), audited."""
         return self._adjust(who, "credit", player, amount, key)
 
-    def debit(self, who: User, player: str, amount: int, key: str) -> JsonObject:
+    def debit(self, who: User, player: str, amount: int, key: str) -> WalletAdjustment:
         """Take from a player's wallet back to the cashier (admin; LEDGER 2), audited."""
         return self._adjust(who, "debit", player, amount, key)
 
-    def _adjust(self, who: User, kind: str, player: str, amount: int, key: str) -> JsonObject:
+    def _adjust(self, who: User, kind: str, player: str, amount: int, key: str) -> WalletAdjustment:
         with self._lock:
             self._require(who, Role.ADMIN)
             player = self.accounts.get(player).username  # the canonical name is the ledger's id
@@ -558,12 +573,12 @@ class Casino:
 
     # == recall, audit, meters (casino_recall, casino_meters) =========================================================
 
-    def audit(self, who: User, since: datetime | None = None) -> list[JsonObject]:
+    def audit(self, who: User, since: datetime | None = None) -> list[AuditLine]:
         """The audit log (admin)."""
         self._require(who, Role.ADMIN)
         return [a.as_json() for a in self.store.audit(since)]
 
-    def recall(self, who: User, table_id: str, last: int = 10) -> list[casino_recall.RecalledRound]:
+    def recall(self, who: User, table_id: str, last: int = 10) -> list[RecalledRound]:
         """The last rounds of a table with every step, card, bet, net and engine operation (admin; the game
         records' recall)."""
         with self._lock:
@@ -578,7 +593,7 @@ class Casino:
                 current=t.round if t is not None else None,
             )
 
-    def export_scenario(self, who: User, table_id: str, round_id: str) -> JsonObject:
+    def export_scenario(self, who: User, table_id: str, round_id: str) -> Scenario:
         """A settled round as a SCENARIOS.md scenario that ``croupier replay`` reproduces (admin). Blackjack
         writes the rounds from the last shuffle on, since a scenario starts on a fresh shoe (BJ 2)."""
         with self._lock:
@@ -586,7 +601,7 @@ class Casino:
             t = self._table(table_id)
             return casino_recall.export(self.store, t.game, table_id, round_id)
 
-    def meters(self, who: User, table_id: str) -> casino_meters.Meters:
+    def meters(self, who: User, table_id: str) -> Meters:
         """Rounds, wagered, paid, voided, held and the house result of a table, from the ledger (admin)."""
         with self._lock:
             self._require(who, Role.ADMIN)
@@ -594,7 +609,7 @@ class Casino:
                 raise UnknownTable(f"There is no table {table_id!r}.")
             return casino_meters.table_meters(self.ledger, self.store, table_id)
 
-    def reconciliation(self, who: User) -> casino_meters.Reconciliation:
+    def reconciliation(self, who: User) -> Reconciliation:
         """Per table and in all: wagered − paid − voided − held = house result; the house account and the held
         accounts agree with the tables; every finished round is closed in the ledger; ``ledger.check()``."""
         with self._lock:
@@ -808,7 +823,7 @@ class Casino:
 
     # == dealers =====================================================================================================
 
-    def report(self, who: User, table_id: str, result: object) -> JsonObject:
+    def report(self, who: User, table_id: str, result: object) -> ReportAnswer:
         """A live table's result (dealer): a pocket 0-36 (RO 4), three dice (SB 3.2), ``"void"`` for a void spin
         or roll (RO 2.2, SB 3.3: the bets stand), or a card code from the shoe reader (BJ 5.2)."""
         with self._lock:
@@ -841,9 +856,9 @@ class Casino:
             else:
                 self._result(t, step)
             self._flush()
-            return {"table": table_id, "round": r.round_id, "result": result}
+            return {"table": table_id, "round": r.round_id, "result": cast("int | list[int] | str", result)}
 
-    def void(self, who: User, table_id: str, reason: str) -> JsonObject:
+    def void(self, who: User, table_id: str, reason: str) -> RoundVoided:
         """Void the round (RO 2.2, SB 3.3, BJ 5.1.2): every held bet is returned, audited. A live table's round is
         voided by one of its dealers or an admin; an RNG table's only by an admin, with a written reason."""
         with self._lock:
@@ -861,7 +876,7 @@ class Casino:
             self._flush()
             return {"table": table_id, "round": round_id, "status": "voided"}
 
-    def close_betting(self, who: User, table_id: str) -> JsonObject:
+    def close_betting(self, who: User, table_id: str) -> BettingClosed:
         """The dealer's bell on a live table (RO 3, SB 3.1, BJ 5.1): betting closes now. Refused on an RNG table
         (its timer rings the bell), outside the betting window, or when no bet has been placed."""
         with self._lock:
@@ -948,13 +963,13 @@ class Casino:
 
     # == recovery ====================================================================================================
 
-    def recover(self, *, void_unfinished: bool = False) -> list[JsonObject]:
+    def recover(self, *, void_unfinished: bool = False) -> list[Recovered]:
         """At start-up: rebuild every open table from its stored rounds and bring each unfinished round to a
         consistent state — held stakes reconciled with the ledger, a round the ledger already closed marked so,
         a round whose steps are all stored settled, any other resumed where it stood (fresh timers) or, when it
         cannot be replayed or ``void_unfinished``, voided with every held bet returned. Each is audited."""
         with self._lock:
-            report: list[JsonObject] = []
+            report: list[Recovered] = []
             for record in self.store.tables():
                 if record.status != "open" or record.table_id in self._tables:
                     continue
@@ -996,10 +1011,10 @@ class Casino:
                     steps.append(BetStep(held.ref, held.player, held.bet))
         r.state = replace(r.state, holds=tuple(holds), steps=tuple(steps))
 
-    def _recover_round(self, t: _Table, r: RoundRecord, void_unfinished: bool) -> JsonObject:
+    def _recover_round(self, t: _Table, r: RoundRecord, void_unfinished: bool) -> Recovered:
         self._reconcile_holds(r)
         ledger_round = self.ledger.round(r.round_id)
-        status = "resumed"
+        status: Literal["resumed", "settled", "voided"] = "resumed"
         t.round = r
         try:
             t.game.replay(r.state)
@@ -1012,7 +1027,7 @@ class Casino:
             if r.status == "settled" and replayed:
                 t.change(outcome=t.game.outcome())
             self._save(t, "recovered")
-            status = r.status
+            status = "settled" if r.status == "settled" else "voided"
         elif r.status == "voiding" or not replayed or void_unfinished:
             if not replayed:
                 t.game.restore_after_failed_replay()

@@ -3,43 +3,11 @@
 
 from __future__ import annotations
 
-from typing_extensions import TypedDict
-
 from croupier.service.casino_records import CasinoStore
 from croupier.service.ledger import Ledger
+from croupier.service.payloads import Meters, MeterTotals, Reconciliation
 
 FINISHED = ("settled", "voided")
-
-
-class Meters(TypedDict):
-    """A table's meters: its rounds by status and, from the ledger, wagered − paid − voided − held = house result."""
-
-    table: str
-    rounds: dict[str, int]
-    wagered: int
-    paid: int
-    voided: int
-    held: int
-    house_result: int
-
-
-class Totals(TypedDict):
-    """The meters of every table added up."""
-
-    wagered: int
-    paid: int
-    voided: int
-    held: int
-    house_result: int
-
-
-class Reconciliation(TypedDict):
-    """Every table's meters, their totals, the problems found and whether there are none."""
-
-    tables: dict[str, Meters]
-    all: Totals
-    problems: list[str]
-    ok: bool
 
 
 def table_meters(ledger: Ledger, store: CasinoStore, table_id: str) -> Meters:
@@ -80,7 +48,7 @@ def reconcile(ledger: Ledger, store: CasinoStore) -> Reconciliation:
                 problems.append(f"round {r.round_id}: its nets differ from the ledger's")
         tables[rec.table_id] = m
     balances = ledger.balances()
-    total: Totals = {
+    total: MeterTotals = {
         "wagered": sum(m["wagered"] for m in tables.values()),
         "paid": sum(m["paid"] for m in tables.values()),
         "voided": sum(m["voided"] for m in tables.values()),

@@ -4,32 +4,13 @@ and a settled round exported as a SCENARIOS.md scenario (see :meth:`croupier.ser
 
 from __future__ import annotations
 
-from typing_extensions import TypedDict
+from typing import cast
 
 from croupier.errors import InvalidInput
 from croupier.service.casino_meters import FINISHED
 from croupier.service.casino_records import CasinoStore, RoundRecord, UnknownTable
-from croupier.service.round_state import JsonObject
+from croupier.service.payloads import RecalledRound, RoundOutcome, Scenario
 from croupier.service.table_games import TableGame
-
-
-class RecalledRound(TypedDict, total=False):
-    """A stored round as recalled: its bets (the holds), steps, cards, nets, outcome, settling entry and, while
-    the table keeps it in memory, the engine's operations."""
-
-    round: str
-    table: str
-    seq: int
-    status: str
-    opened_at: str
-    updated_at: str
-    bets: list[JsonObject]
-    steps: list[JsonObject]
-    cards: list[str]
-    nets: dict[str, int] | None
-    outcome: JsonObject | None
-    entry: int | None
-    operations: object
 
 
 def recall(
@@ -54,21 +35,21 @@ def recall(
             "steps": [step.to_json() for step in s.steps],
             "cards": list(s.cards),
             "nets": dict(s.nets) if s.nets is not None else None,
-            "outcome": s.outcome,
+            "outcome": cast("RoundOutcome | None", s.outcome),
             "entry": s.entry,
         }
         if game is not None:
             is_current = current is not None and current.round_id == r.round_id
             operations = game.operations(r.round_id, current=is_current)
             if operations is not None:
-                entry["operations"] = operations
+                entry["operations"] = cast("list[dict[str, object]]", operations)
             if is_current and r.status not in FINISHED:  # a round in play: no card the players cannot see
                 entry["cards"] = game.public_cards(s.cards)
         out.append(entry)
     return out
 
 
-def export(store: CasinoStore, game: TableGame, table_id: str, round_id: str) -> JsonObject:
+def export(store: CasinoStore, game: TableGame, table_id: str, round_id: str) -> Scenario:
     """A settled round of an open table as a scenario that ``croupier replay`` reproduces."""
     record = store.get_round(round_id)
     if record is None or record.table_id != table_id or record.status != "settled":

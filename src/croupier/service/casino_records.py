@@ -13,6 +13,7 @@ from typing import Literal, Protocol, cast
 from croupier.errors import CroupierError
 from croupier.service.accounts import User
 from croupier.service.ledger import LedgerTransaction
+from croupier.service.payloads import AuditLine
 from croupier.service.round_state import Hold, JsonObject, RoundState, Step, hold_from_json, step_from_json
 from croupier.service.table_games import view_event
 
@@ -116,7 +117,7 @@ class AuditRecord:
     table_id: str | None
     detail: JsonObject
 
-    def as_json(self) -> JsonObject:
+    def as_json(self) -> AuditLine:
         """The record as a JSON object."""
         return {
             "id": self.id,

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal, NotRequired, TypeAlias, cast
+from typing import Literal, TypeAlias, cast
 
-from typing_extensions import TypedDict
+from croupier.service import payloads
+from croupier.service.payloads import ActAnswer, BetAnswer, BlackjackBet, StoredHold, WagerBet
 
 HoldStatus = Literal["held", "pending"]
 """``held``: the ledger holds the stake; ``pending``: only in rounds stored by versions before the bet and its hold
@@ -23,48 +24,8 @@ JsonObject: TypeAlias = dict[str, object]
 """A JSON object as the engine's outputs give it (the SCENARIOS.md round output, a rules document)."""
 
 
-class BlackjackBet(TypedDict):
-    """A blackjack bet as placed: a box, its main stake, side bets and streak bets (BJ 3, BJ 13)."""
-
-    box: int
-    main: int
-    side: dict[str, int]
-    streak: dict[str, int]
-
-
-class WagerBet(TypedDict):
-    """A roulette or sic bo bet as placed: its type, stake and where it lies (RO 6, SB 5)."""
-
-    type: str
-    amount: int
-    numbers: NotRequired[list[int]]
-    index: NotRequired[int]
-    face: NotRequired[int]
-    total: NotRequired[int]
-
-
 BetDocument: TypeAlias = BlackjackBet | WagerBet
-
-
-class BetAnswer(TypedDict):
-    """The answer to a bet: its table, round, reference in the round, total stake and the bet as taken."""
-
-    table: str
-    round: str
-    ref: str
-    amount: int
-    bet: BetDocument
-
-
-class ActAnswer(TypedDict):
-    """The answer to a blackjack decision: the action taken, where, and the extra stake it held."""
-
-    table: str
-    round: str
-    action: str
-    box: int
-    hand: int | None
-    extra_stake: int
+"""A bet as placed (its shape: :mod:`croupier.service.payloads`)."""
 
 
 # -- holds ------------------------------------------------------------------------------------------------------
@@ -87,8 +48,8 @@ class BetHold:
 
     kind: Literal["bet"] = field(default="bet", init=False)
 
-    def to_json(self) -> JsonObject:
-        out: JsonObject = {
+    def to_json(self) -> StoredHold:
+        out: StoredHold = {
             "ref": self.ref,
             "player": self.player,
             "amount": self.amount,
@@ -119,8 +80,8 @@ class ExtraHold:
 
     kind: Literal["extra"] = field(default="extra", init=False)
 
-    def to_json(self) -> JsonObject:
-        out: JsonObject = {
+    def to_json(self) -> StoredHold:
+        out: StoredHold = {
             "ref": self.ref,
             "player": self.player,
             "amount": self.amount,
@@ -165,7 +126,7 @@ class BetStep:
     player: str
     bet: BetDocument
 
-    def to_json(self) -> JsonObject:
+    def to_json(self) -> payloads.BetStep:
         return {"t": "bet", "ref": self.ref, "player": self.player, "bet": self.bet}
 
 
@@ -173,7 +134,7 @@ class BetStep:
 class CloseStep:
     """The bell: betting closes (RO 3, SB 3.1, BJ 5.1); blackjack deals."""
 
-    def to_json(self) -> JsonObject:
+    def to_json(self) -> payloads.CloseStep:
         return {"t": "close"}
 
 
@@ -183,7 +144,7 @@ class ResultStep:
 
     value: int | list[int]
 
-    def to_json(self) -> JsonObject:
+    def to_json(self) -> payloads.ResultStep:
         return {"t": "result", "value": self.value}
 
 
@@ -191,7 +152,7 @@ class ResultStep:
 class VoidResultStep:
     """A void spin or roll (RO 2.2, SB 3.3): the bets stand."""
 
-    def to_json(self) -> JsonObject:
+    def to_json(self) -> payloads.VoidResultStep:
         return {"t": "void_result"}
 
 
@@ -201,7 +162,7 @@ class ForfeitStep:
 
     player: str
 
-    def to_json(self) -> JsonObject:
+    def to_json(self) -> payloads.ForfeitStep:
         return {"t": "forfeit", "player": self.player}
 
 
@@ -211,11 +172,11 @@ class ActStep:
 
     player: str
     action: str
-    box: int | None
+    box: int
     hand: int | None
     amount: int | None
 
-    def to_json(self) -> JsonObject:
+    def to_json(self) -> payloads.ActStep:
         return {
             "t": "act",
             "player": self.player,
@@ -232,7 +193,7 @@ class VoidStep:
 
     reason: str
 
-    def to_json(self) -> JsonObject:
+    def to_json(self) -> payloads.VoidStep:
         return {"t": "void", "reason": self.reason}
 
 
@@ -256,7 +217,7 @@ def step_from_json(doc: Mapping[str, object]) -> Step:
         return ActStep(
             str(doc["player"]),
             str(doc["action"]),
-            cast("int | None", doc.get("box")),
+            cast(int, doc["box"]),
             cast("int | None", doc.get("hand")),
             cast("int | None", doc.get("amount")),
         )

@@ -40,14 +40,15 @@ from croupier.primitives.dice import check_dice
 from croupier.primitives.wheel import check_pocket
 from croupier.replay.blackjack import export_scenario as bj_export
 from croupier.replay.blackjack import round_output
+from croupier.replay.core import ScenarioError, replay
 from croupier.roulette import rules as ro_rules
 from croupier.roulette.round import RouletteRound, RouletteTable
 from croupier.service import casino_info as info
+from croupier.service.payloads import BlackjackBet, Scenario, WagerBet
 from croupier.service.round_state import (
     ActStep,
     BetDocument,
     BetStep,
-    BlackjackBet,
     CloseStep,
     ForfeitStep,
     JsonObject,
@@ -56,7 +57,6 @@ from croupier.service.round_state import (
     Step,
     VoidResultStep,
     VoidStep,
-    WagerBet,
 )
 from croupier.sicbo import rules as sb_rules
 from croupier.sicbo.round import SicBoRound, SicBoTable
@@ -301,7 +301,7 @@ class TableGame(ABC):
         return None
 
     @abstractmethod
-    def export(self, round_id: str, state: RoundState) -> JsonObject:
+    def export(self, round_id: str, state: RoundState) -> Scenario:
         """A settled round as a scenario that ``croupier replay`` reproduces."""
 
 
@@ -487,7 +487,7 @@ class WagerGame(TableGame, Generic[W]):
     def public_result(self, round_id: str, outcome: object) -> JsonObject:
         """A settled round's public result, classified."""
 
-    def export(self, round_id: str, state: RoundState) -> JsonObject:
+    def export(self, round_id: str, state: RoundState) -> Scenario:
         """A settled round as a scenario (bets after a first void result are its ``late_bets``)."""
         bets: list[object] = []
         late: list[object] = []
@@ -505,7 +505,7 @@ class WagerGame(TableGame, Generic[W]):
         out_round: JsonObject = {"bets": bets, "results": results}
         if late:
             out_round["late_bets"] = late
-        return {"game": self.name, "rules": rulesdoc.document(self.engine.rules), "rounds": [out_round]}
+        return cast(Scenario, {"game": self.name, "rules": rulesdoc.document(self.engine.rules), "rounds": [out_round]})
 
 
 class RouletteGame(WagerGame[RouletteRound]):
@@ -828,7 +828,7 @@ class BlackjackGame(TableGame):
             totals[o.player] = totals.get(o.player, 0) + n
         for step in state.steps:
             if isinstance(step, BetStep):
-                streak: dict[str, int] = step.bet.get("streak", {})  # type: ignore[assignment]
+                streak: dict[str, int] = step.bet.get("streak", {})
                 totals[step.player] = totals.get(step.player, 0) - sum(streak.values())
         out: dict[str, int] = {}
         for player in {h.player for h in held}:
@@ -923,11 +923,9 @@ class BlackjackGame(TableGame):
     def rules_info(self) -> JsonObject:
         return info.compose_rules_info(info.blackjack_rules(self.rules), self.rules, self.bet_kinds, self.spec.rules)
 
-    def export(self, round_id: str, state: RoundState) -> JsonObject:
+    def export(self, round_id: str, state: RoundState) -> Scenario:
         """The shortest run of rounds ending with this one that ``croupier replay`` reproduces exactly: a scenario
         starts on a fresh shoe, so the run goes back to the round that shuffled (BJ 2, BJ 4)."""
-        from croupier.replay.core import ScenarioError, replay
-
         ids = list(self.history)
         if round_id not in ids:
             raise InvalidInput(f"Round {round_id!r} is no longer in the table's memory.")
@@ -946,7 +944,7 @@ class BlackjackGame(TableGame):
             except (ValueError, ScenarioError):
                 continue
             if got["rounds"] == want[start : target + 1]:
-                return doc
+                return cast(Scenario, doc)
         raise InvalidInput(
             "This round cannot be written as a scenario (a void round or a voided card since the shuffle)."
         )
