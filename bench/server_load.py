@@ -3,8 +3,9 @@
 Starts its own ``croupier serve`` on a fresh SQLite database on loopback, bootstraps an admin, opens RNG roulette
 tables with 2 s betting windows, one after another a share of a window apart (as a casino's tables open: their bells
 do not all ring at once; ``--aligned`` opens them together, so that every table settles in the same instant each
-round, the worst case), creates N players with money, logs every player in and opens its WebSocket, then runs the
-N players concurrently for S seconds (the clock starts once all are connected): each keeps its WebSocket on its
+round, the worst case), creates N players with money, logs every player in (a few at a time, as the server's login
+door allows) and opens its WebSocket (its first message authenticates it), then runs the N players concurrently for
+S seconds (the clock starts once all are connected): each keeps its WebSocket on its
 table (the events are read and counted) and places bets one after another, each with its own idempotency key, over
 that WebSocket (the socket's commands; ``--rest`` sends them as ``POST /api/tables/{id}/bets`` instead). Then
 it waits for the open rounds to settle and checks the ledger: the money credited must equal the players'
@@ -46,7 +47,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -84,15 +85,38 @@ async def wait_ready(client: httpx.AsyncClient, seconds: float = 60) -> None:
 
 
 async def login(client: httpx.AsyncClient, name: str) -> dict[str, str]:
-    r = await client.post("/api/login", json={"username": name, "password": PASSWORD})
+    # The server checks a few passwords at a time and answers the others 429 with Retry-After (issue 13): try again.
+    while (r := await client.post("/api/login", json={"username": name, "password": PASSWORD})).status_code == 429:
+        await asyncio.sleep(float(r.headers.get("Retry-After", "1")) * random.uniform(0.5, 1.0))
     r.raise_for_status()
     return {"Authorization": f"Bearer {r.json()['token']}"}
+
+
+async def login_all(client: httpx.AsyncClient, names: list[str], *, at_once: int = 3) -> dict[str, dict[str, str]]:
+    """Every name's session headers, ``at_once`` logins at a time (the server checks a few passwords at once and
+    answers the others 429 at once: croupier.server.logins)."""
+    gate = asyncio.Semaphore(at_once)
+
+    async def one(name: str) -> dict[str, str]:
+        async with gate:
+            return await login(client, name)
+
+    return dict(zip(names, await asyncio.gather(*(one(n) for n in names)), strict=True))
+
+
+async def open_socket(ws_base: str, table: str, headers: dict[str, str], *, batch: bool) -> Any:
+    """The table's WebSocket, authenticated by its first message (the token never goes in the URL)."""
+    token = headers["Authorization"].removeprefix("Bearer ")
+    ws = await websockets.connect(f"{ws_base}/ws/tables/{table}" + ("?batch=true" if batch else ""), compression=None)
+    await ws.send(orjson.dumps({"type": "auth", "token": token}).decode())
+    return ws
 
 
 async def player(
     client: httpx.AsyncClient,
     ws_base: str,
     name: str,
+    headers: dict[str, str],
     table: str,
     *,
     ready: asyncio.Barrier,
@@ -104,15 +128,12 @@ async def player(
     server_pid: int,
     pace: float,
 ) -> tuple[int, int, int]:
-    """Log in and open the table's WebSocket, wait for every player to be ready (logins, a deliberately slow
-    Argon2 verification each, are not part of the measured window), then bet for ``seconds``; (bets accepted, bets
-    refused, events seen)."""
-    headers = await login(client, name)
-    token = headers["Authorization"].removeprefix("Bearer ")
+    """Open the table's WebSocket (the player logged in before: logins, a deliberately slow Argon2 verification
+    each, are not part of the measured window), wait for every player to be ready, then bet for ``seconds``; (bets
+    accepted, bets refused, events seen)."""
     accepted = refused = events = 0
-    query = f"token={token}&batch=true" if batch else f"token={token}"
     answers: dict[int, asyncio.Future[dict[str, Any]]] = {}
-    async with websockets.connect(f"{ws_base}/ws/tables/{table}?{query}", compression=None) as ws:
+    async with await open_socket(ws_base, table, headers, batch=batch) as ws:
 
         async def read() -> None:
             nonlocal events
@@ -196,23 +217,8 @@ async def run(
 ) -> dict[str, Any]:
     limits = httpx.Limits(max_connections=players + 10, max_keepalive_connections=players + 10)
     async with httpx.AsyncClient(base_url=base, timeout=30, limits=limits) as client:
-        await wait_ready(client)
-        admin = await login(client, ADMIN)
-        for t in range(tables):
-            body = {"table_id": f"load{t}", "game": "roulette", "betting_seconds": BETTING_SECONDS}
-            (await client.post("/api/tables", json=body, headers=admin)).raise_for_status()
-            if not aligned:  # the next table opens a share of a window later: the bells do not all ring at once
-                await asyncio.sleep(BETTING_SECONDS / tables)
-        names = [f"p{i}" for i in range(players)]
-        for name in names:
-            r = await client.post("/api/accounts", json={"username": name, "password": PASSWORD}, headers=admin)
-            r.raise_for_status()
-            r = await client.post(
-                f"/api/accounts/{name}/credit",
-                json={"amount": CREDIT},
-                headers={**admin, "Idempotency-Key": f"credit-{name}"},
-            )
-            r.raise_for_status()
+        admin, names = await prepare(client, players, tables, aligned=aligned)
+        sessions = await login_all(client, names)  # before the clock starts
         latencies: list[float] = []
         ready, clock = asyncio.Barrier(len(names)), dict[str, float]()
         ws_base = base.replace("http://", "ws://")
@@ -222,6 +228,7 @@ async def run(
                     client,
                     ws_base,
                     n,
+                    sessions[n],
                     f"load{i % tables}",
                     ready=ready,
                     clock=clock,
@@ -238,15 +245,7 @@ async def run(
         elapsed = time.monotonic() - clock["start"]
         server_cpu = cpu_seconds(server_pid) - clock["cpu"]
         client_cpu = time.process_time() - clock["own_cpu"]
-        await asyncio.sleep(6)  # the last windows close, spin and settle
-        reconciliation = (await client.get("/api/reconciliation", headers=admin)).json()
-        wallets = 0
-        for name in names:
-            r = await client.get(f"/api/accounts/{name}/wallet", headers=admin)
-            wallets += int(r.json()["balance"])
-        house = int(reconciliation["all"]["house_result"])
-        held = int(reconciliation["all"]["held"])
-        units_lost = abs(players * CREDIT - wallets - held - house)
+        units_lost, reconciliation = await settle_and_count(client, admin, names)
         accepted = sum(r[0] for r in results)
         ordered = sorted(latencies) or [0.0]
         return {
@@ -263,6 +262,80 @@ async def run(
             "client_cpu_share": round(client_cpu / elapsed, 3),
             "reconciliation_ok": reconciliation.get("ok"),
         }
+
+
+async def prepare(
+    client: httpx.AsyncClient, players: int, tables: int, *, aligned: bool
+) -> tuple[dict[str, str], list[str]]:
+    """Wait for the server, open the RNG roulette tables ``load0``… (a share of a window apart unless ``aligned``)
+    and create the players ``p0``… with money; (the admin's session headers, the players' names)."""
+    await wait_ready(client)
+    admin = await login(client, ADMIN)
+    for t in range(tables):
+        body = {"table_id": f"load{t}", "game": "roulette", "betting_seconds": BETTING_SECONDS}
+        (await client.post("/api/tables", json=body, headers=admin)).raise_for_status()
+        if not aligned:  # the next table opens a share of a window later: the bells do not all ring at once
+            await asyncio.sleep(BETTING_SECONDS / tables)
+    names = [f"p{i}" for i in range(players)]
+    for name in names:
+        r = await client.post("/api/accounts", json={"username": name, "password": PASSWORD}, headers=admin)
+        r.raise_for_status()
+        r = await client.post(
+            f"/api/accounts/{name}/credit",
+            json={"amount": CREDIT},
+            headers={**admin, "Idempotency-Key": f"credit-{name}"},
+        )
+        r.raise_for_status()
+    return admin, names
+
+
+async def settle_and_count(
+    client: httpx.AsyncClient, admin: dict[str, str], names: list[str]
+) -> tuple[int, dict[str, Any]]:
+    """Let the last rounds settle, then the units the ledger cannot account for (the money credited against the
+    players' wallets, the held stakes and the house's result) and the reconciliation."""
+    await asyncio.sleep(6)  # the last windows close, spin and settle
+    reconciliation: dict[str, Any] = (await client.get("/api/reconciliation", headers=admin)).json()
+    wallets = 0
+    for name in names:
+        r = await client.get(f"/api/accounts/{name}/wallet", headers=admin)
+        wallets += int(r.json()["balance"])
+    house = int(reconciliation["all"]["house_result"])
+    held = int(reconciliation["all"]["held"])
+    return abs(len(names) * CREDIT - wallets - held - house), reconciliation
+
+
+@contextlib.contextmanager
+def serving(*options: str, database_file: str = "load.sqlite3") -> Iterator[tuple[str, int]]:
+    """``croupier serve`` on a fresh SQLite file in a temporary folder, its admin bootstrapped, on a free loopback
+    port, with ``options``; (its base URL, its pid). Terminated (then killed) on the way out."""
+    with tempfile.TemporaryDirectory() as folder:
+        tmp = Path(folder)
+        database = f"sqlite:///{tmp / database_file}"
+        subprocess.run(
+            cli("admin", "create-admin", ADMIN, "--password", PASSWORD, database=database),
+            check=True,
+            cwd=tmp,
+            timeout=120,
+        )
+        port = free_port()
+        log = (tmp / "server.log").open("w")
+        server = subprocess.Popen(
+            cli("serve", "--host", "127.0.0.1", "--port", str(port), *options, database=database),
+            cwd=tmp,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
+        try:
+            yield f"http://127.0.0.1:{port}", server.pid
+        finally:
+            server.terminate()
+            try:
+                server.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                server.kill()
+            log.close()
 
 
 def run_loop(main: Coroutine[Any, Any, dict[str, Any]]) -> dict[str, Any]:
@@ -290,46 +363,20 @@ def main() -> None:
     parser.add_argument("--aligned", action="store_true", help="open the tables at once: every bell rings together")
     args = parser.parse_args()
     rate = ["--command-rate", str(args.command_rate)] if args.command_rate is not None else []
-    with tempfile.TemporaryDirectory() as folder:
-        tmp = Path(folder)
-        database = f"sqlite:///{tmp / 'load.sqlite3'}"
-        subprocess.run(
-            cli("admin", "create-admin", ADMIN, "--password", PASSWORD, database=database),
-            check=True,
-            cwd=tmp,
-            timeout=120,
-        )
-        port = free_port()
-        log = (tmp / "server.log").open("w")
-        server = subprocess.Popen(
-            cli("serve", "--host", "127.0.0.1", "--port", str(port), *rate, database=database),
-            cwd=tmp,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-        try:
-            base = f"http://127.0.0.1:{port}"
-            out = run_loop(
-                run(
-                    args.seconds,
-                    args.players,
-                    args.tables,
-                    base,
-                    batch=not args.unbatched,
-                    rest=args.rest,
-                    server_pid=server.pid,
-                    pace=args.rate,
-                    aligned=args.aligned,
-                )
+    with serving(*rate) as (base, pid):
+        out = run_loop(
+            run(
+                args.seconds,
+                args.players,
+                args.tables,
+                base,
+                batch=not args.unbatched,
+                rest=args.rest,
+                server_pid=pid,
+                pace=args.rate,
+                aligned=args.aligned,
             )
-        finally:
-            server.terminate()
-            try:
-                server.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                server.kill()
-            log.close()
+        )
     print(json.dumps({k: v for k, v in out.items() if k not in ("bets_per_s", "p50_ms", "p99_ms", "units_lost")}))
     print(
         f"bets_per_s={out['bets_per_s']:.0f} p50_ms={out['p50_ms']:.1f} p99_ms={out['p99_ms']:.1f} "

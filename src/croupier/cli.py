@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -363,7 +364,12 @@ def serve(
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
     database: DatabaseOpt = None,
     demo: Annotated[
-        bool, typer.Option("--demo", help="Seed an admin, three players with money and an RNG table of each game.")
+        bool,
+        typer.Option(
+            "--demo",
+            help="Seed an admin, three players with money and an RNG table of each game (without --database, on "
+            "its own SQLite file ./data/croupier-demo.sqlite3).",
+        ),
     ] = False,
     seconds: Annotated[
         float | None, typer.Option("--seconds", min=0.1, help="Stop after this many seconds (default: Ctrl+C).")
@@ -389,8 +395,25 @@ def serve(
             "(default: each gets a core), or on a thread of the server's process.",
         ),
     ] = True,
+    manual_clock: Annotated[
+        bool,
+        typer.Option(
+            "--manual-clock",
+            hidden=True,
+            help="For tests only (not with --demo): the casino's clock stands still and moves only through the "
+            "admin's POST /api/testing/clock (see croupier.server.testing).",
+        ),
+    ] = False,
+    allow_demo_passwords: Annotated[
+        bool,
+        typer.Option(
+            "--allow-demo-passwords",
+            help="Start even if accounts of the database still have the demo's published passwords (refused "
+            "otherwise: reset them with croupier admin reset-password).",
+        ),
+    ] = False,
 ) -> None:
-    """Run the table service over HTTP and WebSocket (migrating the database first; OpenAPI at /docs)."""
+    """Run the table service over HTTP and WebSocket (migrating the database first; OpenAPI at /openapi.json)."""
     try:
         from croupier.server.compose import CannotStart, ServerConfig
         from croupier.server.compose import serve as run_server
@@ -405,6 +428,8 @@ def serve(
         access_log=access_log,
         command_rate=command_rate,
         casino_process=casino_process,
+        manual_clock=manual_clock,
+        allow_demo_passwords=allow_demo_passwords,
     )
     try:
         run_server(config, say=lambda line: console.print(escape(line), highlight=False, soft_wrap=True))
@@ -485,6 +510,90 @@ def admin_credit(
     finally:
         services.close()
     console.print(f"Credited {amount} to {escape(player)}: wallet {balance}.", highlight=False)
+
+
+def _account_act(name: str, database: str | None, act: Callable[[Any], Any]) -> Any:
+    """Run an admin's act on the account ``name`` (``act(accounts)`` returns its ``AccountChange``) on the database,
+    audit it as the command line's, and return the change; exit 2 with the reason when it is refused."""
+    from croupier.service.accounts import LastAdmin
+
+    services = _admin_services(database)
+    try:
+        change = act(services.accounts)
+        services.casino.log(_cli_actor(), change.action, **change.audit())
+    except LastAdmin as exc:
+        err_console.print(
+            f"[red]Refused:[/red] {escape(str(exc))} There must always be an active admin: create or enable another "
+            "admin first (croupier admin create-admin NAME)."
+        )
+        raise typer.Exit(2) from None
+    except CroupierError as exc:
+        raise _fail(exc) from None
+    finally:
+        services.close()
+    return change
+
+
+def _cli_actor() -> str:
+    """Who the audit log names for an act of the command line: ``cli:`` and the operating system's user (not an
+    account name: those have no colon)."""
+    import getpass
+
+    try:
+        return f"cli:{getpass.getuser()}"
+    except (KeyError, OSError):
+        return "cli:?"
+
+
+NameArg = Annotated[str, typer.Argument(help="The account's name (compared ignoring case).")]
+
+
+@admin_app.command("unlock")
+def admin_unlock(name: NameArg, database: DatabaseOpt = None) -> None:
+    """Forget the account's failed logins from every address, ending every wait to log in to it (audited)."""
+    change = _account_act(name, database, lambda accounts: accounts.unlock(name))
+    forgotten = change.detail.get("failures_forgotten", 0)
+    console.print(f"Unlocked {escape(change.user.username)} ({forgotten} address(es) forgotten).", highlight=False)
+
+
+@admin_app.command("disable")
+def admin_disable(name: NameArg, database: DatabaseOpt = None) -> None:
+    """Disable an account and end its sessions (audited; never the last active admin)."""
+    change = _account_act(name, database, lambda accounts: accounts.set_active(name, False))
+    ended = change.detail.get("sessions_ended", 0)
+    console.print(f"Disabled {escape(change.user.username)} ({ended} session(s) ended).", highlight=False)
+
+
+@admin_app.command("enable")
+def admin_enable(name: NameArg, database: DatabaseOpt = None) -> None:
+    """Enable a disabled account (audited)."""
+    change = _account_act(name, database, lambda accounts: accounts.set_active(name, True))
+    console.print(f"Enabled {escape(change.user.username)}.", highlight=False)
+
+
+@admin_app.command("reset-password")
+def admin_reset_password(name: NameArg, database: DatabaseOpt = None) -> None:
+    """Give an account a new password, read from a prompt (or one line of standard input; never from the command
+    line), and end its sessions (audited, without the password)."""
+    if sys.stdin.isatty():
+        password = typer.prompt("New password", hide_input=True, confirmation_prompt=True)
+    else:
+        password = sys.stdin.readline().rstrip("\r\n")
+    change = _account_act(name, database, lambda accounts: accounts.reset_password(name, password))
+    ended = change.detail.get("sessions_ended", 0)
+    console.print(f"New password for {escape(change.user.username)} ({ended} session(s) ended).", highlight=False)
+
+
+@admin_app.command("set-role")
+def admin_set_role(
+    name: NameArg,
+    role: Annotated[str, typer.Argument(help="player, dealer or admin.")],
+    database: DatabaseOpt = None,
+) -> None:
+    """Give an account another role (audited; never the last active admin's)."""
+    change = _account_act(name, database, lambda accounts: accounts.set_role(name, role))
+    was = change.detail.get("was", "?")
+    console.print(f"{escape(change.user.username)} is now a {change.user.role.value} (was {was}).", highlight=False)
 
 
 def main() -> None:

@@ -1,6 +1,7 @@
 """Fixtures of the browser tests: one real ``croupier serve`` process on a free loopback port and a fresh SQLite
 database, seeded over REST (a dealer and the tables of :data:`browser.support.TABLES`), and Debian's Chromium
-driven by Playwright (``make install`` installs both; Playwright's own browser downloads are not used)."""
+driven by Playwright (``make install`` installs both; Playwright's own browser downloads are not used). The server's
+casino runs on a manual clock (:mod:`browser.support`)."""
 
 from __future__ import annotations
 
@@ -10,18 +11,25 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 
-from browser.support import CHROMIUM, DESKTOP, SHOWN, seed, watch
-from server.conftest import start_server
+from browser.support import CHROMIUM, DESKTOP, SHOWN, clock_to_wall, seed, watch
+from server.conftest import MANUAL_CLOCK, start_server
 from server.support import Server
 
 
 @pytest.fixture(scope="session")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A real server on a fresh SQLite file for the whole session (each test has its own tables and players)."""
+    """A real server with a manual clock on a fresh SQLite file for the whole session (each test has its own tables
+    and players)."""
     tmp = tmp_path_factory.mktemp("browser-server")
-    for server in start_server(f"sqlite:///{tmp / 'croupier.sqlite3'}", tmp):
+    for server in start_server(f"sqlite:///{tmp / 'croupier.sqlite3'}", tmp, MANUAL_CLOCK):
         seed(server)
         yield server
+
+
+@pytest.fixture(autouse=True)
+def wall_time(live: Server) -> None:
+    """Each test starts with the casino's clock up to the wall clock: the windows the page counts down are fresh."""
+    clock_to_wall(live)
 
 
 @pytest.fixture(scope="session")
@@ -54,8 +62,11 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 @pytest.fixture
 def page(context: BrowserContext, request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Page]:
-    """A page of :func:`context`; when the test fails, a screenshot of each of the context's pages is saved."""
+    """A page of :func:`context`; when the test fails, a screenshot of each of the context's pages is saved. The page
+    must break no rule of the server's Content-Security-Policy (``croupier.server.edge``)."""
     p = watch(context.new_page())
+    violations: list[str] = []
+    p.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
     yield p
     report = getattr(request.node, "report_call", None)
     if report is not None and report.failed:
@@ -63,3 +74,4 @@ def page(context: BrowserContext, request: pytest.FixtureRequest, tmp_path: Path
             path = tmp_path / f"failure-{i}.png"
             shown.screenshot(path=str(path), full_page=True)
             print(f"screenshot of the failed page: {path}")
+    assert not violations, violations

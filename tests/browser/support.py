@@ -1,10 +1,15 @@
-"""Helpers of the browser tests: the tables they play on, signing in through the page, and the ledger checks each
-test ends with (asked over REST, never read off the page)."""
+"""Helpers of the browser tests: the tables they play on, signing in through the page, the casino's manual clock,
+and the ledger checks each test ends with (asked over REST, never read off the page).
+
+The server runs with a manual clock (``croupier serve --manual-clock``): no window closes while a test's bet is on
+its way. An RNG round is spun when the test moves the clock to the window's end (``Server.run_out``), a live one
+when its dealer rings the bell. Before each test the casino's clock is brought up to the wall clock
+(:func:`clock_to_wall`), so that the page, which counts a window down against the browser's own clock, shows the
+windows as a real server's."""
 
 from __future__ import annotations
 
 import re
-import time
 from datetime import UTC, datetime
 from typing import Any
 
@@ -15,8 +20,7 @@ from server.support import ADMIN, PASSWORD, Server
 CHROMIUM = "/usr/bin/chromium"
 DEALER = "dealer"
 DESKTOP = {"width": 1366, "height": 900}
-# How long the page may take to show what the server did (a round of 4 s plus its settlement, with room to spare on
-# a busy 2-core machine).
+# How long the page may take to show what the server did (with room to spare on a busy 2-core machine).
 SHOWN = 20_000
 
 # (table id, game, options): each test plays on its own tables, so the tests do not depend on each other's rounds.
@@ -87,32 +91,19 @@ def spot(page: Page, bet: str, **data: str) -> Locator:
     return page.locator(selector).first
 
 
-def wait_status(server: Server, table: str, status: str, *, timeout: float = 30.0) -> dict[str, Any]:
-    """Poll the table (as the admin) until its round's status is ``status``; the table's description."""
-    deadline = time.monotonic() + timeout
-    while True:
-        r = server.client.get(f"/api/tables/{table}", headers=server.login(ADMIN))
-        assert r.status_code == 200, r.text
-        body: dict[str, Any] = r.json()
-        if body["status"] == status:
-            return body
-        assert time.monotonic() < deadline, f"{table} never reached {status!r}: {body}"
-        time.sleep(0.1)
+def clock_to_wall(server: Server, *, ahead: float = 0.0) -> None:
+    """Move the casino's manual clock up to the wall clock plus ``ahead`` seconds (where it is behind): the tables
+    whose timers run out by then move on (a window with no bet starts again, silently)."""
+    behind = (datetime.now(UTC) - server.advance(0)).total_seconds() + ahead
+    if behind > 0:
+        server.advance(behind)
 
 
-def fresh_window(server: Server, table: str, *, at_least: float = 2.0, timeout: float = 30.0) -> None:
-    """Wait until ``table``'s betting window has ``at_least`` seconds left (a window with no bet starts again at
-    its end), so that every bet a test confirms through the page lands before the bell."""
-    deadline = time.monotonic() + timeout
-    while True:
-        body = server.client.get(f"/api/tables/{table}", headers=server.login(ADMIN)).json()
-        closes = body["deadline"]
-        if body["status"] == "betting" and closes is not None:
-            left = (datetime.fromisoformat(closes) - datetime.now(UTC)).total_seconds()
-            if left >= at_least:
-                return
-        assert time.monotonic() < deadline, f"{table} never had a fresh betting window: {body}"
-        time.sleep(0.05)
+def wall_seconds_left(server: Server, table: str) -> float:
+    """How long ``table``'s deadline is from now on the wall clock (the page's countdown)."""
+    body = server.client.get(f"/api/tables/{table}", headers=server.login(ADMIN)).json()
+    assert body["deadline"] is not None, body
+    return (datetime.fromisoformat(body["deadline"]) - datetime.now(UTC)).total_seconds()
 
 
 def held(server: Server, name: str) -> int:

@@ -1,5 +1,7 @@
 """Blackjack through the page: an RNG round answered with whatever the server offers, and a live round whose cards
-the dealer reports over REST (player 8-8 against an ace: the insurance offer, then a split into two hands)."""
+the dealer reports over REST (player 8-8 against an ace: the insurance offer, then a split into two hands). The RNG
+window ends when the test moves the casino's manual clock to its end, the live one when the dealer rings the bell;
+no decision's timer runs out meanwhile."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
-from browser.support import SHOWN, check_ledger, expect_balance, join, report, settled_round, sign_in, wait_status
+from browser.support import DEALER, SHOWN, check_ledger, expect_balance, join, report, settled_round, sign_in
 from server.support import Server
 
 pytestmark = pytest.mark.browser
@@ -40,6 +42,7 @@ def test_rng_round(live: Server, page: Page) -> None:
     join(page, "bj-rng")
     stake = bet_box(page, 2)
     expect_balance(page, 1_000 - stake)
+    live.run_out("bj-rng")  # the bell and the deal
 
     settled = page.locator('[data-testid="hand-2-0"][data-result]')
     offered = page.locator('[data-testid^="action-"]:not([disabled])')
@@ -65,7 +68,7 @@ def test_live_round_with_insurance_and_a_split(live: Server, page: Page) -> None
     join(page, "bj-live")
     stake = bet_box(page, 1)
     assert stake % 2 == 0, stake  # insurance takes half the stake
-    wait_status(live, "bj-live", "playing")
+    live.close_betting("bj-live", DEALER)
     for card in ("KD", "8H", "AS", "8D"):  # the burn card, lee, the dealer's up card, lee
         report(live, "bj-live", card)
 

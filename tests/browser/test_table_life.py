@@ -14,12 +14,12 @@ from browser.support import (
     DESKTOP,
     SHOWN,
     check_ledger,
+    clock_to_wall,
     expect_balance,
-    fresh_window,
     join,
     sign_in,
     spot,
-    wait_status,
+    wall_seconds_left,
     watch,
 )
 from server.support import ADMIN, Server
@@ -95,7 +95,6 @@ def test_reconnect_mid_round(live: Server, page: Page) -> None:
     page.get_by_test_id("chip-10").click()
     spot(page, "straight", numbers="17").click()
     spot(page, "odd").click()
-    fresh_window(live, "ro-recon")
     page.get_by_test_id("confirm-bets").click()
     expect_balance(page, 980)
     expect(spot(page, "odd").locator(".chip-mark")).to_have_text("10")
@@ -106,7 +105,7 @@ def test_reconnect_mid_round(live: Server, page: Page) -> None:
         server.close(code=1001, reason="going away")
         client.close(code=1001, reason="going away")
     expect(page.get_by_test_id("conn-status")).not_to_have_attribute("data-state", "open", timeout=SHOWN)
-    wait_status(live, "ro-recon", "playing")  # meanwhile the bell rings and the dealer spins 17
+    live.close_betting("ro-recon", DEALER)  # meanwhile the dealer rings the bell and spins 17
     r = live.client.post("/api/tables/ro-recon/results", json={"result": 17}, headers=live.login(DEALER))
     assert r.status_code == 200, r.text
     assert live.wallet("rex") == 1_000 + 350 + 10  # 17 straight up pays 35 to 1, odd 1 to 1
@@ -143,7 +142,6 @@ def test_dealer_console_voids_and_reports(live: Server, page: Page, dealer_conte
     page.get_by_test_id("chip-10").click()
     spot(page, "red").click()
     spot(page, "dozen", index="2").click()
-    fresh_window(live, "ro-live")
     page.get_by_test_id("confirm-bets").click()
     expect_balance(page, 980)
 
@@ -191,7 +189,12 @@ def test_countdown_follows_a_silent_restart(live: Server, page: Page) -> None:
     sign_in(page, live, "ida")
     join(page, "ro-idle")
     countdown = page.get_by_test_id("countdown")
-    expect(countdown).to_have_attribute("data-seconds", "0", timeout=SHOWN)
+    # The page counts the window down against the browser's clock (the casino's stands still meanwhile).
+    left = max(0.0, wall_seconds_left(live, "ro-idle"))
+    expect(countdown).to_have_attribute("data-seconds", "0", timeout=SHOWN + 1_000 * left)
+    # The casino's clock passes the window's end (and the wall clock, so that the next window shows 30 s and more):
+    # the window starts again, silently.
+    clock_to_wall(live, ahead=30)
     expect(countdown).to_have_attribute("data-seconds", re.compile(r"^[1-9]"), timeout=SHOWN)
     expect(page.get_by_test_id("phase")).to_have_attribute("data-phase", "betting")
 
@@ -235,8 +238,9 @@ def test_rules_read_as_sentences_and_the_winning_number_stands_out(live: Server,
     join(page, "ro-rng")
     page.get_by_test_id("chip-10").click()
     spot(page, "red").click()
-    fresh_window(live, "ro-rng")
     page.get_by_test_id("confirm-bets").click()
+    expect_balance(page, 990)
+    live.run_out("ro-rng")
     expect(page.locator('[data-testid="settlement"] [data-net]')).to_have_count(1, timeout=30_000)
     cell = page.locator(".ro-board .num.win")
     expect(cell).to_have_count(1)

@@ -1,17 +1,18 @@
 """Roulette and sic bo through the page: chips on the layout, the server's result and settlement shown, the header's
-balance equal to the wallet, and the ledger reconciled afterwards."""
+balance equal to the wallet, and the ledger reconciled afterwards. The window ends when the test moves the casino's
+manual clock to its end, once the bets are placed."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from browser.support import SHOWN, check_ledger, expect_balance, fresh_window, join, settled_round, sign_in, spot
+from browser.support import SHOWN, check_ledger, expect_balance, join, settled_round, sign_in, spot
 from server.support import Server
 
 pytestmark = pytest.mark.browser
 
-ROUND = 30_000  # a 4 s window, the draw and the settlement, with room to spare
+ROUND = 30_000  # the bell, the draw and the settlement shown, with room to spare
 
 
 def pick_chip(page: Page, preferred: int = 10) -> int:
@@ -40,10 +41,10 @@ def test_roulette_round(live: Server, page: Page) -> None:
     spot(page, "red").click()
     confirm = page.get_by_test_id("confirm-bets")
     expect(confirm).to_have_attribute("data-total", str(3 * chip))
-    fresh_window(live, "ro-rng")
     confirm.click()
     expect_balance(page, 1_000 - 3 * chip)
     expect(spot(page, "red").locator(".chip-mark")).to_have_text(str(2 * chip))
+    live.run_out("ro-rng")
 
     expect(page.locator('[data-testid="settlement"] [data-net]')).to_have_count(2, timeout=ROUND)
     record = settled_round(live, "ro-rng", "rita")
@@ -63,9 +64,9 @@ def test_sicbo_round(live: Server, page: Page) -> None:
     chip = pick_chip(page)
     spot(page, "big").click()
     spot(page, "total", values="10").click()
-    fresh_window(live, "sb-rng")
     page.get_by_test_id("confirm-bets").click()
     expect_balance(page, 1_000 - 2 * chip)
+    live.run_out("sb-rng")
 
     expect(page.locator('[data-testid="settlement"] [data-net]')).to_have_count(2, timeout=ROUND)
     record = settled_round(live, "sb-rng", "sam")

@@ -64,19 +64,26 @@ def start_server(url: str, tmp: Path, options: tuple[str, ...] = ()) -> Iterator
         log.close()
 
 
+MANUAL_CLOCK = ("--manual-clock",)
+"""The casino's clock moves only when a test says (``Server.advance``, ``Server.run_out``): no window closes and no
+timer runs out while a test's request is on its way, however busy the machine."""
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A real server on a fresh SQLite file, shared by a module's tests (each uses its own tables and players)."""
+    """A real server on a fresh SQLite file with a manual clock, shared by a module's tests (each uses its own tables
+    and players)."""
     tmp_path = tmp_path_factory.mktemp("server")
-    yield from start_server(f"sqlite:///{tmp_path / 'croupier.sqlite3'}", tmp_path)
+    yield from start_server(f"sqlite:///{tmp_path / 'croupier.sqlite3'}", tmp_path, MANUAL_CLOCK)
 
 
 @pytest.fixture
 def postgres_server(tmp_path: Path) -> Iterator[Server]:
-    """A real server on a freshly created PostgreSQL database, dropped afterwards (skipped when none answers)."""
+    """A real server with a manual clock on a freshly created PostgreSQL database, dropped afterwards (skipped when
+    none answers)."""
     # The plain postgresql:// form, as an operator types it: the server maps it to psycopg.
     with fresh_database("croupier_server", drivername="postgresql") as url:
-        yield from start_server(url, tmp_path)
+        yield from start_server(url, tmp_path, MANUAL_CLOCK)
 
 
 @pytest.fixture(scope="module")

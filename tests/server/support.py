@@ -8,6 +8,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,8 @@ EVENT_TIMEOUT = 30.0
 
 @dataclass
 class Server:
-    """A running server: its base URL, a client for it, and its log file."""
+    """A running server: its base URL, a client for it, and its log file. Started with ``--manual-clock`` (the
+    fixtures of ``conftest.py`` are), its casino's clock moves only by :meth:`advance` and :meth:`run_out`."""
 
     base: str
     client: httpx.Client
@@ -59,11 +61,35 @@ class Server:
         balance: int = r.json()["balance"]
         return balance
 
+    def advance(self, seconds: float) -> datetime:
+        """Move the casino's manual clock (``croupier serve --manual-clock``) on by ``seconds``, then every table
+        whose timer ran out; the casino's time after."""
+        r = self.client.post("/api/testing/clock", json={"advance": seconds}, headers=self.login(ADMIN))
+        assert r.status_code == 200, r.text
+        return datetime.fromisoformat(r.json()["now"])
+
+    def run_out(self, table: str) -> None:
+        """Move the casino's manual clock to ``table``'s deadline (the end of its betting window, or of the decision
+        it waits for): the bell and, on an RNG table, the result, the settlement and the next window (or the
+        decision's default answer). The other tables move on too where their timers run out by then."""
+        r = self.client.get(f"/api/tables/{table}", headers=self.login(ADMIN))
+        assert r.status_code == 200, r.text
+        deadline = r.json()["deadline"]
+        assert deadline is not None, f"{table} waits for no timer: {r.json()}"
+        left = (datetime.fromisoformat(deadline) - self.advance(0)).total_seconds()
+        self.advance(max(0.0, left))
+
+    def close_betting(self, table: str, dealer: str) -> None:
+        """``dealer`` rings the bell on the live ``table``."""
+        r = self.client.post(f"/api/tables/{table}/close-betting", headers=self.as_(dealer))
+        assert r.status_code == 200, r.text
+
     def socket(self, table: str, name: str) -> Events:
         """``name``'s WebSocket on ``table``, its snapshot read."""
         token = self.login(name)["Authorization"].removeprefix("Bearer ")
         ws_base = self.base.replace("http://", "ws://")
-        events = Events(connect(f"{ws_base}/ws/tables/{table}?token={token}", open_timeout=EVENT_TIMEOUT, legacy=True))
+        events = Events(connect(f"{ws_base}/ws/tables/{table}", open_timeout=EVENT_TIMEOUT, legacy=True))
+        events.connection.send(json.dumps({"type": "auth", "token": token}))  # the token never goes in the URL
         snapshot = events.next()
         assert snapshot["type"] == "snapshot", snapshot
         events.snapshot = snapshot

@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -498,6 +499,35 @@ def test_the_childs_clock_settles_a_round_without_any_call(tmp_path: Path) -> No
         # The next round opens by itself too.
         wait_until(lambda: events_of(sub)[-1]["type"] == "betting_open", "the next betting window")
         assert cp.call(Casino.table_view, users["eve"], "C1")["wallet"] == 1000 + net
+    finally:
+        cp.stop(TIMEOUT)
+
+
+def test_the_wall_clock_cannot_be_moved(land: Casinoland) -> None:
+    with pytest.raises(TypeError, match="wall clock"):
+        land.call(Casino.advance_clock, 1)
+
+
+def test_a_manual_clock_moves_only_when_told(tmp_path: Path) -> None:
+    """``croupier serve --manual-clock`` (tests only): the child's clock stands still and runs no timer of its own;
+    ``Casino.advance_clock`` moves it, and the next tick moves the tables on."""
+    url, users = make_database(tmp_path, ("fin",))
+    cp = CasinoProcess(url, tick_seconds=0.05, manual_clock=True).start()
+    try:
+        assert cp.tick_seconds is None  # no clock of its own
+        funded(cp, users["root"], {"fin": 1000})
+        cp.call(Casino.open_table, users["root"], table_id="M1", game="roulette", betting_seconds=5)
+        placed = cp.call(Casino.place_bet, users["fin"], "M1", red(10), "manual-1")
+        start = cp.call(Casino.advance_clock, 0)
+        assert cp.call(Casino.advance_clock, 0) == start  # it stands still between two calls
+        assert cp.call(Casino.advance_clock, 4.5) == start + timedelta(seconds=4.5)
+        assert cp.call(Casino.due) == []
+        assert cp.call(Casino.advance_clock, 0.5) == start + timedelta(seconds=5)
+        assert cp.call(Casino.due) == ["M1"]
+        events = cp.call(Casino.tick)
+        settled = next(e for e in events if e["type"] == "settled")
+        assert settled["round"] == placed["round"]
+        assert stored_wallet(url, "fin") == 1000 + settled["players"]["fin"]
     finally:
         cp.stop(TIMEOUT)
 

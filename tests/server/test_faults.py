@@ -10,6 +10,10 @@ set, a round is driven over REST until the process dies, and a clean server (no 
 database. The client then does what a real client does after a lost connection: it sends the bet (and an answer in
 flight) again with the same ``Idempotency-Key``, and plays on until its round is over. Then the ledger is checked.
 
+Every server runs with a manual clock (``--manual-clock``): a window ends, and a timer runs out, only when the test
+moves the clock (when it waits for the round, never while a bet or an answer is on its way), so the boundaries come
+in the same order on a busy machine as on an idle one, and the player answers every decision of its own.
+
 Roulette's boundaries come in a fixed order, so its crash points are indices (``"7"``) and the label each run died
 at must be the count run's. Blackjack's depend on the cards (an insurance offer adds an answer; a natural has none),
 so its crash points are ``"LABEL:N"`` of a typical round (one answer; the count run is repeated until it has one),
@@ -41,7 +45,7 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from pgserver import fresh_database
-from server.conftest import free_port
+from server.conftest import MANUAL_CLOCK, free_port
 from server.support import ADMIN, PASSWORD
 
 TABLE = "T"
@@ -51,8 +55,7 @@ STAKE = 100
 BETTING_SECONDS = 0.3
 DECISION_SECONDS = 5.0
 START_TIMEOUT = 30.0
-ROUND_TIMEOUT = 20.0
-POLL = 0.03
+MOVES = 50  # requests (bets, answers, clock moves) to finish a round, at most
 TRIES = 4
 FINISHED = ("settled", "voided")
 
@@ -230,7 +233,9 @@ class Sequence:
     def start(self, env: dict[str, str] | None = None) -> Proc | None:
         """A server on the database, answering; None when it died while starting (a crash point in recovery)."""
         self.lives += 1
-        return serve_forked(self.zygote, self.url, self.tmp, self.client, life=self.lives, env=env)
+        return serve_forked(
+            self.zygote, self.url, self.tmp, self.client, life=self.lives, env=env, options=MANUAL_CLOCK
+        )
 
     def auth(self, name: str, key: str | None = None) -> dict[str, str]:
         headers = {"Authorization": f"Bearer {self.tokens[name]}"}
@@ -275,6 +280,12 @@ class Sequence:
 
     # -- a round -------------------------------------------------------------------------------------------------
 
+    def advance(self, proc: Proc) -> None:
+        """Move the clock on by the longest timer: the window's end, the result and the settlement, or a decision's
+        default (a decision it opens waits for its own full timer). ``Died`` when the server dies."""
+        r = proc.call("POST", "/api/testing/clock", json={"advance": DECISION_SECONDS}, headers=self.auth(ADMIN))
+        assert r.status_code == 200, r.text
+
     def bet(self) -> dict[str, Any]:
         return {"type": "red", "amount": STAKE} if self.game == "roulette" else {"box": 1, "main": STAKE}
 
@@ -287,21 +298,21 @@ class Sequence:
                 "POST", f"/api/tables/{TABLE}/actions", json=pending[1], headers=self.auth(PLAYER, pending[0])
             )
             assert r.status_code in (200, 409), r.text  # 409: the decision was answered or voided meanwhile
-        deadline = time.monotonic() + ROUND_TIMEOUT
-        while True:
+        for _ in range(MOVES):
             r = proc.call("POST", f"/api/tables/{TABLE}/bets", json=self.bet(), headers=self.auth(PLAYER, key))
             if r.status_code == 201:
                 if "answer" in state:
                     assert r.json() == state["answer"], "the same key answered differently"
                 state["answer"] = r.json()
                 break
-            assert r.status_code == 409 and r.json()["error"] == "illegal_action", r.text  # between windows
-            assert time.monotonic() < deadline, "no betting window opened"
-            time.sleep(POLL)
+            # A round of before the crash is still in play (resumed by the restart): its timer runs out.
+            assert r.status_code == 409 and r.json()["error"] == "illegal_action", r.text
+            self.advance(proc)
+        else:
+            pytest.fail("no betting window opened")
         round_id = state["answer"]["round"]
         acts = 0
-        while True:
-            assert time.monotonic() < deadline, f"round {round_id} did not finish:\n{proc.log.read_text()}"
+        for _ in range(MOVES):
             r = proc.call("GET", f"/api/tables/{TABLE}", headers=self.auth(PLAYER))
             assert r.status_code == 200, r.text
             view = r.json()
@@ -317,9 +328,10 @@ class Sequence:
                 state["act"] = (act_key, body)
                 r = proc.call("POST", f"/api/tables/{TABLE}/actions", json=body, headers=self.auth(PLAYER, act_key))
                 state.pop("act")
-                assert r.status_code in (200, 409), r.text  # 409: the timer answered first
+                assert r.status_code == 200, r.text  # no timer answers first: the clock stands still
                 continue
-            time.sleep(POLL)
+            self.advance(proc)  # the bell, the result and the settlement, or another timer's default
+        pytest.fail(f"round {round_id} did not finish:\n{proc.log.read_text()}")
 
     def check(self, proc: Proc, keys: list[str]) -> None:
         """Every round but the open window is settled or voided; money conserved; each key held once."""

@@ -1,5 +1,7 @@
 """A real ``croupier serve`` process on loopback: rounds over REST with their events over the WebSocket, on SQLite
-and (when one answers) PostgreSQL; refusals answer 4xx in the error shape and change no wallet."""
+and (when one answers) PostgreSQL; refusals answer 4xx in the error shape and change no wallet. The casino's clock
+is manual: an RNG window ends when the test moves the clock (``Server.run_out``), a live one when its dealer rings the
+bell, never while a bet is on its way."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from server.support import ADMIN, Server, assert_error
 
 
 def _open(server: Server, table: str, game: str, **options: Any) -> None:
-    body = {"table_id": table, "game": game, "betting_seconds": 1.0, "decision_seconds": 20, **options}
+    body = {"table_id": table, "game": game, "betting_seconds": 10, "decision_seconds": 20, **options}
     r = server.client.post("/api/tables", json=body, headers=server.login(ADMIN))
     assert r.status_code == 201, r.text
 
@@ -26,6 +28,7 @@ def _roulette_round(server: Server, table: str, player: str) -> None:
         assert server.wallet(player) == 900
         placed = events.until("bet_placed")
         assert placed["player"] == player and placed["round"] == r.json()["round"]
+        server.run_out(table)
         events.until("betting_closed")
         result = events.until("result")
         assert 0 <= result["outcome"]["pocket"] <= 36
@@ -51,6 +54,7 @@ def test_blackjack_round_with_decisions(server: Server) -> None:
     try:
         r = server.client.post("/api/tables/bj/bets", json={"box": 1, "main": 100}, headers=server.as_("cy"))
         assert r.status_code == 201, r.text
+        server.run_out("bj")  # the bell and the deal; no decision's timer runs out meanwhile
         answered = 0
         while True:
             event = events.until(lambda e: e["type"] == "settled" or (e["type"] == "decision" and "actions" in e))
@@ -110,6 +114,7 @@ def test_live_round_refusals_and_void(server: Server) -> None:
         )
         assert_error(other, 409, "idempotency_conflict")
         assert (server.wallet("ed"), server.wallet("fay")) == (100, 290)
+        server.close_betting("live", "dealer1")
         events.until("betting_closed")
         late = server.client.post(
             "/api/tables/live/bets", json={"type": "even", "amount": 10}, headers=server.as_("fay")

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,7 +28,7 @@ import httpx
 import pytest
 from fastapi.routing import APIRoute
 
-from server.conftest import start_server
+from server.conftest import MANUAL_CLOCK, start_server
 from server.support import ADMIN, Server
 
 MAX_EXAMPLES = 25
@@ -39,15 +38,17 @@ BLACKJACK_RULES = {"side_bets_offered": ["any_pair", "perfect_pairs", "streak"]}
 RNG_TABLES = {"sch-ro": "roulette", "sch-sb": "sicbo", "sch-bj": "blackjack"}
 LIVE_TABLES = {"sch-ro-live": "roulette", "sch-sb-live": "sicbo", "sch-bj-live": "blackjack"}
 CLOSABLE = ("sch-close-1", "sch-close-2", "sch-close-3")
-SETTLE_TIMEOUT = 60.0
 ROUNDS = 2  # settled rounds per RNG table before the run
+MOVES = 40  # clock moves and answers to settle a round of every RNG table, at most
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A real server with a command rate that lets schemathesis's requests through (not production's limit)."""
+    """A real server with a command rate that lets schemathesis's requests through (not production's limit), and a
+    manual clock (the rounds move on when the set-up says, not while its bets are on their way)."""
     tmp_path = tmp_path_factory.mktemp("schema")
-    yield from start_server(f"sqlite:///{tmp_path / 'croupier.sqlite3'}", tmp_path, ("--command-rate", "1000"))
+    options = ("--command-rate", "1000", *MANUAL_CLOCK)
+    yield from start_server(f"sqlite:///{tmp_path / 'croupier.sqlite3'}", tmp_path, options)
 
 
 def ok(response: httpx.Response, status: int = 200) -> Any:
@@ -76,14 +77,10 @@ def bets_of(game: str, n: int) -> list[tuple[str, dict[str, Any]]]:
 
 
 def bet(server: Server, table: str, body: dict[str, Any], who: str = PLAYER) -> dict[str, Any]:
-    """Place a bet; one that came after the bell is placed again in the next betting window."""
-    deadline = time.monotonic() + SETTLE_TIMEOUT
-    while True:
-        r = server.client.post(f"/api/tables/{table}/bets", json=body, headers=server.as_(who))
-        if r.status_code != 409 or "after the bell" not in r.json()["detail"] or time.monotonic() > deadline:
-            answer: dict[str, Any] = ok(r, 201)
-            return answer
-        time.sleep(0.1)
+    """Place a bet (the window is open: the clock stands still)."""
+    r = server.client.post(f"/api/tables/{table}/bets", json=body, headers=server.as_(who))
+    answer: dict[str, Any] = ok(r, 201)
+    return answer
 
 
 def view(server: Server, table: str, who: str = PLAYER) -> dict[str, Any]:
@@ -96,15 +93,15 @@ def settled_rounds(server: Server, table: str) -> list[str]:
     return [r["round"] for r in recalled if r["status"] == "settled"]
 
 
-def answer_own_decision(server: Server, table: str) -> None:
-    """The player's answer when the blackjack table waits on the player's decision (else the timer's default)."""
+def answer_own_decision(server: Server, table: str) -> bool:
+    """The player's answer when the blackjack table waits on the player's decision; False when it does not."""
     turn = (view(server, table).get("view") or {}).get("turn")
     if turn is None or turn["player"] != PLAYER or not turn.get("actions"):
-        return
+        return False
     action = next((a for a in ("hit", "stand", "decline") if a in turn["actions"]), turn["actions"][0])
     body = {"action": action, "box": turn["box"], "hand": turn["hand"]}
-    r = server.client.post(f"/api/tables/{table}/actions", json=body, headers=server.as_(PLAYER))
-    assert r.status_code in (200, 409), r.text  # 409: the timer answered first
+    ok(server.client.post(f"/api/tables/{table}/actions", json=body, headers=server.as_(PLAYER)))
+    return True
 
 
 def play_rng(server: Server) -> dict[str, list[str]]:
@@ -120,13 +117,15 @@ def play_rng(server: Server) -> dict[str, list[str]]:
                 placed[table] = bet(server, table, body, who)["round"]
         if n == ROUNDS:
             return settled
-        deadline = time.monotonic() + SETTLE_TIMEOUT
-        while any(placed[t] not in settled[t] for t in RNG_TABLES):
-            assert time.monotonic() < deadline, f"the rounds {placed} did not settle"
-            answer_own_decision(server, "sch-bj")
+        for _ in range(MOVES):
+            if not answer_own_decision(server, "sch-bj"):
+                server.advance(1)  # the windows' end, or the other player's decision's default answer
             for table in RNG_TABLES:
                 settled[table] = settled_rounds(server, table)
-            time.sleep(0.2)
+            if all(placed[t] in settled[t] for t in RNG_TABLES):
+                break
+        else:
+            pytest.fail(f"the rounds {placed} did not settle")
     return settled
 
 

@@ -2,7 +2,9 @@
 nets checked against the SB 6 paytable computed here from the dice, the wallets and the reconciliation after.
 
 An RNG round (the dice drawn by the server) and a live round (the dealer reports a void roll — SB 3.3: the bets
-stand, a new betting window opens — and then the dice), on SQLite and, when one answers, PostgreSQL."""
+stand, a new betting window opens — and then the dice), on SQLite and, when one answers, PostgreSQL. The casino's
+clock is manual: the RNG window ends when the test moves the clock (``Server.run_out``), the live one when its dealer
+rings the bell."""
 
 from __future__ import annotations
 
@@ -44,7 +46,7 @@ BETS = [
 
 
 def _open(server: Server, table: str, **options: Any) -> None:
-    body = {"table_id": table, "game": "sicbo", "betting_seconds": 1.0, "decision_seconds": 20, **options}
+    body = {"table_id": table, "game": "sicbo", "betting_seconds": 10, "decision_seconds": 20, **options}
     r = server.client.post("/api/tables", json=body, headers=server.login(ADMIN))
     assert r.status_code == 201, r.text
 
@@ -91,6 +93,7 @@ def _rng_round(server: Server, table: str, player: str) -> None:
         assert wallet["held"] == stake, wallet
         seen = [events.until("bet_placed")["ref"] for _ in BETS]
         assert seen == list(placed)
+        server.run_out(table)
         events.until("betting_closed")
         result = events.until("result")
         dice = result["outcome"]["dice"]
@@ -111,6 +114,7 @@ def _live_round(server: Server, table: str, player: str, dealer: str) -> None:
     events = server.socket(table, player)
     try:
         placed = _bet_all(server, table, player, BETS[:3])
+        server.close_betting(table, dealer)
         events.until("betting_closed")
         two = server.client.post(f"/api/tables/{table}/results", json={"result": [1, 2]}, headers=server.as_(dealer))
         assert two.status_code == 422, two.text  # two dice are not a roll
@@ -120,6 +124,7 @@ def _live_round(server: Server, table: str, player: str, dealer: str) -> None:
         # SB 3.3: the bets stand and a new betting window opens, which takes more bets
         placed |= _bet_all(server, table, player, BETS[3:])
         assert server.wallet(player) == 1000 - sum(b["amount"] for b in BETS)
+        server.close_betting(table, dealer)
         events.until("betting_closed")
         not_dealer = server.client.post(
             f"/api/tables/{table}/results", json={"result": [3, 4, 5]}, headers=server.as_(player)

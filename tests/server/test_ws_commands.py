@@ -64,7 +64,8 @@ class Api(InProcessApi):
     @contextmanager
     def socket(self, table: str, name: str) -> Iterator[Socket]:
         token = self.login(name)["Authorization"].removeprefix("Bearer ")
-        with self.client.websocket_connect(f"/ws/tables/{table}?token={token}") as ws:
+        with self.client.websocket_connect(f"/ws/tables/{table}") as ws:
+            ws.send_json({"type": "auth", "token": token})
             snapshot = ws.receive_json()
             assert snapshot["type"] == "snapshot", snapshot
             yield Socket(ws)

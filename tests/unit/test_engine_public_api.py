@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 import croupier
 from croupier.blackjack import round as round_module
 from croupier.blackjack import rules as bj_rules
+from croupier.blackjack.operations import Answered
 from croupier.blackjack.round import BlackjackRound
 from croupier.blackjack.rules import BlackjackRules, SideBet
 from croupier.blackjack.sidebets import parse_streak_level
@@ -338,3 +339,19 @@ def test_the_replay_registry_is_one_table_imported_at_module_level() -> None:
 
 def test_croupier_errors_are_the_refusals_can_reports() -> None:
     assert issubclass(BetRejected, CroupierError) and issubclass(OutOfTurn, CroupierError)
+
+
+def test_bj_1_decks_and_boxes_above_what_croupier_takes_say_so() -> None:
+    with pytest.raises(CroupierError) as info:
+        bj_rules.load({"decks": 101, "boxes": 101})
+    assert "decks 101 is more than croupier takes (100" in info.value.message
+    assert "boxes 101 is more than croupier takes (100" in info.value.message
+
+
+def test_an_answer_records_the_question_it_answered() -> None:
+    rnd = split_round()
+    rnd.split()
+    rnd.decline(player="bo")
+    rnd.decline()
+    answers = [(op.action, op.question) for op in rnd.operations if isinstance(op, Answered)]
+    assert answers == [("split", "play"), ("decline", "follow"), ("decline", "any_pair")]

@@ -101,6 +101,13 @@ _BETTING_CLOSED = BettingClosed()
 _SETTLED_OP = Settled()
 
 
+def _hand_outcome(h: Hand) -> HandOutcome:
+    """A hand as it ended, for the settlement record."""
+    hard = h.hard
+    total = hard + 10 if h.aces and hard <= 11 else hard  # Hand.total, written out
+    return HandOutcome(tuple(h.cards), total, (h.status or _STOOD)._value_)
+
+
 class BlackjackRound:
     """One round at a blackjack table. Made by :meth:`BlackjackTable.open_round`."""
 
@@ -1081,11 +1088,11 @@ class BlackjackRound:
         for b in self._order:
             number = b.number
             results: dict[str, str] = {}
-            mains = iter(settlement.main_results(r, b, dealer_total, dealer_bj, dealer_bust))
+            mains = settlement.main_results(r, b, dealer_total, dealer_bj, dealer_bust)
             for bettor in b.bettors.values():
                 p = bettor.player
                 if bettor.main > 0:
-                    _, net, result, rule = next(mains)  # the main bettors, in the same order
+                    net, result, rule = mains[p]
                     results[p] = result
                     outcomes.append(BetOutcome(number, p, "main", bettor.main, net, rule))
                 if bettor.insurance:
@@ -1106,12 +1113,8 @@ class BlackjackRound:
                     outcomes.append(outcome)
                     if left is not None:
                         still_open.append(left)
-            hands: list[HandOutcome] = []
-            for h in b.hands:
-                hard = h.hard
-                total = hard + 10 if h.aces and hard <= 11 else hard  # Hand.total, written out
-                hands.append(HandOutcome(tuple(h.cards), total, (h.status or _STOOD)._value_))
-            boxes_out.append(BoxOutcome(number, results.get(b.decider, "push"), tuple(hands)))
+            hands = (_hand_outcome(b.hands[0]),) if len(b.hands) == 1 else tuple(map(_hand_outcome, b.hands))
+            boxes_out.append(BoxOutcome(number, results.get(b.decider, "push"), hands))
         self.streaks_after = still_open
         self.settlement = BlackjackSettlement(
             tuple(dealer), dealer_total, dealer_bj, tuple(boxes_out), tuple(outcomes), False, tuple(self._players)

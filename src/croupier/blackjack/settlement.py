@@ -6,7 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from croupier.blackjack import sidebets
-from croupier.blackjack.box import Bettor, Box
+from croupier.blackjack.box import Box
 from croupier.blackjack.hand import HandStatus
 from croupier.blackjack.operations import BetOutcome, StreakBet
 from croupier.blackjack.rules import BlackjackRules, BustedStakes, DoubleOn, SevensThirdCard
@@ -31,8 +31,8 @@ _BJ = 2
 
 def main_results(
     rules: BlackjackRules, b: Box, dealer_total: int, dealer_bj: bool, dealer_bust: bool
-) -> list[tuple[Bettor, int, str, str]]:
-    """Every main bettor's result on the box, in bettor order: (bettor, net, result for the streak, rule id).
+) -> dict[str, tuple[int, str, str]]:
+    """Every main bettor's result on the box, by bettor: (net, result for the streak, rule id).
 
     The summary table of RULES.md per hand, then "Original bet only" per bettor; the result is win, loss or
     push as BJ 13.5.5 and 16.7 count it (a surrender loses, BJ 18.3).
@@ -52,7 +52,7 @@ def main_results(
             verdicts.append(1 if dealer_bust or total > dealer_total else (-1 if total < dealer_total else 0))
     obo = dealer_bj and original_bet_only(rules, b)
     rule = main_rule(rules, b, dealer_bj)
-    out: list[tuple[Bettor, int, str, str]] = []
+    out: dict[str, tuple[int, str, str]] = {}
     for bettor in b.bettors.values():
         if bettor.main <= 0:
             continue
@@ -78,7 +78,7 @@ def main_results(
             net = _original_bet_only(rules, b, p)
         # BJ 18.3: a surrender loses the streak; otherwise BJ 13.5.5 counts the hands won and lost.
         result = "loss" if b.surrendered else ("win" if won > lost else ("loss" if lost > won else "push"))
-        out.append((bettor, net, result, "BJ 10.3" if bettor.even_money else rule))
+        out[p] = (net, result, "BJ 10.3" if bettor.even_money else rule)
     return out
 
 

@@ -17,13 +17,14 @@ from fastapi import FastAPI
 
 from croupier import __version__
 from croupier.server import errors, routes, ui, ws
+from croupier.server.edge import Edge
+from croupier.server.logins import LOGINS, LoginGate, LoginLimits, housekeeping
 from croupier.server.ratelimit import Limit, RateLimiter
 from croupier.server.services import Services
 from croupier.service.casino import Casino
 
 log = logging.getLogger(__name__)
 
-LOGIN_LIMIT = Limit(burst=10, per_second=0.2)
 COMMAND_LIMIT = Limit(burst=60, per_second=20)
 
 
@@ -52,14 +53,15 @@ def create_app(
     *,
     tick_seconds: float | None = 0.1,
     recover: bool = True,
-    login_limit: Limit = LOGIN_LIMIT,
+    logins: LoginLimits = LOGINS,
     command_limit: Limit = COMMAND_LIMIT,
     close_services: bool = False,
     on_started: Callable[[], None] | None = None,
 ) -> FastAPI:
     """The croupier API over ``services``. ``close_services`` disposes of the database connections at shutdown;
     ``on_started`` runs once at start-up, after the recovery (``croupier serve`` tunes the garbage collector there:
-    :mod:`croupier.server.compose`, which builds the running server)."""
+    :mod:`croupier.server.compose`, which builds the running server). ``logins`` caps and limits the password checks
+    (:mod:`croupier.server.logins`); a background task forgets expired sessions and old failed logins."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -70,9 +72,14 @@ def create_app(
         if on_started is not None:
             on_started()
         task = asyncio.create_task(_ticker(services, tick_seconds)) if tick_seconds else None
+        chores = asyncio.create_task(housekeeping(services.accounts))
         try:
             yield
         finally:
+            chores.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await chores
+            app.state.logins.close()
             if task is not None:
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -87,11 +94,14 @@ def create_app(
         "table service. Authenticate with `POST /api/login` and send `Authorization: Bearer <token>`; money "
         'commands need an `Idempotency-Key` header. Every refusal is `{"error", "detail", "rule"}`.',
         lifespan=lifespan,
+        docs_url=None,  # FastAPI's /docs and /redoc load their scripts from a CDN: off (the spec is /openapi.json)
+        redoc_url=None,
     )
     app.state.services = services
-    app.state.login_limiter = RateLimiter(login_limit, what="login attempts")
+    app.state.logins = LoginGate(logins)
     app.state.command_limiter = RateLimiter(command_limit, what="commands")
     errors.install(app)
+    app.add_middleware(Edge)  # outermost: the body limit and the security headers (croupier.server.edge)
     app.include_router(routes.router)
     app.include_router(ws.router)
     ui.install(app)  # last: the page's files answer only the paths no route claimed

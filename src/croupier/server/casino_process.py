@@ -89,16 +89,20 @@ def _die_with_parent() -> None:
             ctypes.CDLL(None).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def _casino_main(conn: Connection, url: str, tick_seconds: float | None, parent: int, max_group: int) -> None:
-    """The casino's process (module docstring)."""
+def _casino_main(
+    conn: Connection, url: str, tick_seconds: float | None, parent: int, max_group: int, *, manual_clock: bool = False
+) -> None:
+    """The casino's process (module docstring); with ``manual_clock`` (tests only) the casino reads a
+    :class:`~croupier.server.testing.ManualClock` instead of the wall clock."""
     _die_with_parent()
     if os.getppid() != parent:  # the server's process died before the signal was armed
         os._exit(1)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     from croupier.server.compose import open_services, tune_collector
+    from croupier.server.testing import ManualClock
 
     try:
-        services = open_services(url)
+        services = open_services(url, clock=ManualClock()) if manual_clock else open_services(url)
     except Exception as error:
         conn.send_bytes(pickle.dumps([("failed", f"{type(error).__name__}: {error}")]))
         return
@@ -208,9 +212,12 @@ class CasinoProcess:
     """The server's side of the casino's process (module docstring): :meth:`start`, then :meth:`call`,
     :meth:`submit`, :meth:`open_stream` / :meth:`close_stream`, and :meth:`stop`."""
 
-    def __init__(self, url: str, *, tick_seconds: float | None = 0.1, max_group: int = CASINO_GROUP) -> None:
+    def __init__(
+        self, url: str, *, tick_seconds: float | None = 0.1, max_group: int = CASINO_GROUP, manual_clock: bool = False
+    ) -> None:
         self.url = url
-        self.tick_seconds = tick_seconds
+        self.manual_clock = manual_clock  # tests only: the casino's clock moves by Casino.advance_clock alone
+        self.tick_seconds = None if manual_clock else tick_seconds  # a manual clock: no timer runs out on its own
         self.max_group = max_group
         self._conn: Connection | None = None
         self._process: multiprocessing.process.BaseProcess | None = None
@@ -239,6 +246,7 @@ class CasinoProcess:
         process = context.Process(
             target=_casino_main,
             args=(theirs, self.url, self.tick_seconds, os.getpid(), self.max_group),
+            kwargs={"manual_clock": self.manual_clock},
             name="croupier-casino",
         )
         process.start()

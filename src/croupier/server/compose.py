@@ -7,7 +7,9 @@ the demo when asked, and runs uvicorn. Every choice of how the server runs is ma
   keeps the sockets, the sessions and the ledger's readings, and each process gets a core) or on a thread of the
   server's process (:func:`open_services`, ``--casino-thread``; also the casino's process's own services, and the
   ``croupier admin`` commands');
-- who runs the clock: the casino's process, or the app's ticker beside the casino's thread;
+- who runs the clock: the casino's process, or the app's ticker beside the casino's thread; or, for tests only
+  (``--manual-clock``), nobody: the casino's clock stands still until ``POST /api/testing/clock`` moves it
+  (:mod:`croupier.server.testing`);
 - whether the app recovers the unfinished rounds at start-up (the demo recovers before it seeds, so the app does
   not again);
 - the per-account command rate limit;
@@ -18,10 +20,12 @@ the demo when asked, and runs uvicorn. Every choice of how the server runs is ma
 from __future__ import annotations
 
 import gc
+import logging
 import os
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 import uvicorn
@@ -29,25 +33,30 @@ from fastapi import FastAPI
 from sqlalchemy.engine import make_url
 
 from croupier.errors import CroupierError
+from croupier.server import testing
 from croupier.server.app import command_limit_of, create_app
+from croupier.server.demo import PASSWORDS as DEMO_PASSWORDS
 from croupier.server.demo import DemoAccounts, banner, seed
+from croupier.server.edge import MAX_BODY, redact_logs
 from croupier.server.services import Services, crash_hook
 from croupier.service.accounts import AccountService
 from croupier.service.casino import Casino
-from croupier.service.ledger import Ledger
+from croupier.service.ledger import Ledger, utc_now
 from croupier.storage.database import WalCheckpointer
 
 DEFAULT_FOLDER = Path("data")
 DEFAULT_FILE = "croupier.sqlite3"
+DEMO_FILE = "croupier-demo.sqlite3"
 GC_THRESHOLDS = (20_000, 20, 20)
 TICK_SECONDS = 0.1
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
 class ServerConfig:
     """How ``croupier serve`` runs: where it listens, its database (None: the SQLite file
-    ``./data/croupier.sqlite3``), the demo, how long (None: until Ctrl+C), the access log, the command rate per
-    account, where the casino runs and how often its clock ticks."""
+    ``./data/croupier.sqlite3``, or ``./data/croupier-demo.sqlite3`` for the demo), the demo, how long (None: until Ctrl+C), the access log, the command rate per
+    account, where the casino runs and how often its clock ticks (or, for tests only, whether its clock is manual)."""
 
     host: str = "127.0.0.1"
     port: int = 8000
@@ -58,18 +67,22 @@ class ServerConfig:
     command_rate: float = 20.0
     casino_process: bool = True
     tick_seconds: float = TICK_SECONDS
+    manual_clock: bool = False  # for tests only: :mod:`croupier.server.testing`
+    allow_demo_passwords: bool = False
+    """Start even on a database whose accounts still have the demo's published passwords (refused otherwise)."""
 
 
 class CannotStart(Exception):
     """The server could not start: its database would not open, or the demo could not be seeded."""
 
 
-def database_url(url: str | None) -> str:
+def database_url(url: str | None, *, demo: bool = False) -> str:
     """The SQLAlchemy URL of ``url``: ``postgresql://`` (or ``postgres://``) runs on psycopg 3; none gives the
-    SQLite file ``./data/croupier.sqlite3``, creating the folder."""
+    SQLite file ``./data/croupier.sqlite3``, or for the demo ``./data/croupier-demo.sqlite3`` (its accounts, with
+    their published passwords, never in the production file), creating the folder."""
     if not url:
         DEFAULT_FOLDER.mkdir(parents=True, exist_ok=True)
-        return f"sqlite:///{DEFAULT_FOLDER / DEFAULT_FILE}"
+        return f"sqlite:///{DEFAULT_FOLDER / (DEMO_FILE if demo else DEFAULT_FILE)}"
     for prefix in ("postgresql://", "postgres://"):
         if url.startswith(prefix):
             return "postgresql+psycopg://" + url[len(prefix) :]
@@ -86,9 +99,10 @@ def tune_collector() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
-def open_services(url: str, *, migrate: bool = True) -> Services:
+def open_services(url: str, *, migrate: bool = True, clock: Callable[[], datetime] = utc_now) -> Services:
     """Services on the database at ``url`` (an SQLAlchemy URL), migrated to the latest revision first, with the
-    casino on a thread of this process (and the test-only crash hook of :mod:`croupier.server.services`)."""
+    casino on a thread of this process (and the test-only crash hook of :mod:`croupier.server.services`), reading
+    ``clock`` (tests only: a :class:`~croupier.server.testing.ManualClock`)."""
     from croupier.storage import SqlAccountStore, SqlLedgerStore, create_engine, upgrade
     from croupier.storage.casino_store import SqlCasinoStore
 
@@ -97,21 +111,24 @@ def open_services(url: str, *, migrate: bool = True) -> Services:
         upgrade(engine)
     ledger = Ledger(SqlLedgerStore(engine))
     accounts = AccountService(SqlAccountStore(engine))
-    casino = Casino(ledger, accounts, SqlCasinoStore(engine), on_commit=crash_hook(os.environ))
+    casino = Casino(ledger, accounts, SqlCasinoStore(engine), clock=clock, on_commit=crash_hook(os.environ))
     checkpointer = WalCheckpointer(engine)
     checkpointer.start()
     return Services(accounts=accounts, ledger=ledger, casino=casino, engine=engine, checkpointer=checkpointer)
 
 
-def open_process_services(url: str, *, tick_seconds: float | None = TICK_SECONDS) -> Services:
+def open_process_services(
+    url: str, *, tick_seconds: float | None = TICK_SECONDS, manual_clock: bool = False
+) -> Services:
     """Services whose casino runs in a process of its own (:mod:`croupier.server.casino_process`: it opens and
-    migrates the database at ``url`` with :func:`open_services` and runs the clock every ``tick_seconds``); this
-    process keeps the accounts and the ledger's readings on its own connections. Call it before this process starts
-    any thread."""
+    migrates the database at ``url`` with :func:`open_services` and runs the clock every ``tick_seconds``; with
+    ``manual_clock``, for tests only, its clock is a :class:`~croupier.server.testing.ManualClock` and it runs no
+    clock of its own); this process keeps the accounts and the ledger's readings on its own connections. Call it
+    before this process starts any thread."""
     from croupier.server.casino_process import CasinoProcess
     from croupier.storage import SqlAccountStore, SqlLedgerStore, create_engine
 
-    port = CasinoProcess(url, tick_seconds=tick_seconds).start()
+    port = CasinoProcess(url, tick_seconds=tick_seconds, manual_clock=manual_clock).start()
     try:
         engine = create_engine(url)
         ledger = Ledger(SqlLedgerStore(engine))
@@ -125,24 +142,33 @@ def open_process_services(url: str, *, tick_seconds: float | None = TICK_SECONDS
 def open_for(config: ServerConfig) -> Services:
     """The services of ``config``: its database, the casino where it says. ``CannotStart`` if they do not open."""
     try:
-        url = database_url(config.database)
+        url = database_url(config.database, demo=config.demo)
         if config.casino_process:
-            return open_process_services(url, tick_seconds=config.tick_seconds)
+            return open_process_services(url, tick_seconds=config.tick_seconds, manual_clock=config.manual_clock)
+        if config.manual_clock:
+            return open_services(url, clock=testing.ManualClock())
         return open_services(url)
     except Exception as error:
         raise CannotStart(f"cannot open the database: {error}") from error
 
 
 def build(config: ServerConfig, services: Services) -> FastAPI:
-    """The app of ``config`` over ``services`` (which it closes at shutdown)."""
-    return create_app(
+    """The app of ``config`` over ``services`` (which it closes at shutdown); with ``config.manual_clock`` (tests
+    only) no background clock, and the route that moves the manual one (:mod:`croupier.server.testing`)."""
+    # The casino's process runs its own clock; a manual clock moves only through the testing route.
+    no_ticker = config.casino_process or config.manual_clock
+    app = create_app(
         services,
-        tick_seconds=None if config.casino_process else config.tick_seconds,  # the casino's process runs its own
+        tick_seconds=None if no_ticker else config.tick_seconds,
         close_services=True,
         recover=not config.demo,  # the demo recovers before it seeds
         command_limit=command_limit_of(config.command_rate),
         on_started=tune_collector,
     )
+    if config.manual_clock:
+        log.warning("the casino's clock is manual (--manual-clock, for tests only): POST /api/testing/clock moves it")
+        testing.install(app)
+    return app
 
 
 def seed_demo(services: Services) -> DemoAccounts:
@@ -163,7 +189,15 @@ class Built:
 
 def start(config: ServerConfig) -> Built:
     """Open the services of ``config``, build the app and seed the demo when asked (``CannotStart`` if one fails)."""
+    if config.manual_clock and config.demo:
+        raise CannotStart("--manual-clock is for tests only: it does not run with --demo")
     services = open_for(config)
+    if not config.demo and not config.allow_demo_passwords:
+        try:
+            refuse_demo_passwords(services)
+        except BaseException:
+            services.close()
+            raise
     app = build(config, services)
     demo = None
     if config.demo:
@@ -173,6 +207,18 @@ def start(config: ServerConfig) -> Built:
             services.close()
             raise CannotStart(str(error)) from error
     return Built(config, app, services, demo)
+
+
+def refuse_demo_passwords(services: Services) -> None:
+    """``CannotStart``, naming them, when accounts of the database still have the demo's published passwords."""
+    names = services.accounts.accounts_with_passwords(DEMO_PASSWORDS)
+    if names:
+        raise CannotStart(
+            f"refusing to start: the account(s) {', '.join(names)} on this database still have the demo's published "
+            "passwords (croupier serve --demo). Give each a new password (croupier admin reset-password NAME), run "
+            "the demo with croupier serve --demo (which keeps a database of its own), or, knowingly, start with "
+            "--allow-demo-passwords."
+        )
 
 
 def serve(config: ServerConfig, *, say: Callable[[str], None] = print) -> None:
@@ -189,8 +235,10 @@ def serve(config: ServerConfig, *, say: Callable[[str], None] = print) -> None:
             log_level="warning" if config.demo else "info",
             access_log=config.access_log,
             ws_per_message_deflate=False,  # the events are small: compressing each costs more than it saves
+            ws_max_size=MAX_BODY,  # a bigger message closes its socket (1009) before it is read whole
         )
     )
+    redact_logs()  # after uvicorn configured its loggers: no token in a line that names a URL
     if config.seconds is not None:
         threading.Timer(config.seconds, lambda: setattr(server, "should_exit", True)).start()
     server.run()

@@ -17,6 +17,8 @@ DEMO_POLICY = PasswordPolicy(min_length=8, min_score=None)
 """The demo's accounts have the short passwords the banner prints; ``croupier serve`` refuses a database whose
 accounts still have them (issue 13), and ``--demo`` keeps its own database file."""
 PLAYERS = (("ana", "croupier-ana"), ("bo", "croupier-bo"), ("cy", "croupier-cy"))
+PASSWORDS = dict((ADMIN, DEALER, *PLAYERS))
+"""Every demo account's published password, by name (what ``croupier serve`` refuses to start with)."""
 CREDIT = 100_000
 TABLES = (
     ("roulette-1", "roulette", None),
@@ -74,8 +76,8 @@ def banner(demo: DemoAccounts, host: str, port: int) -> list[str]:
     base = f"http://{host}:{port}"
     return [
         f"croupier is serving on {base}",
-        f"  API and its documentation (OpenAPI): {base}/docs   spec: {base}/openapi.json",
-        f"  WebSocket per table: ws://{host}:{port}/ws/tables/<table>?token=<session token>",
+        f"  API (OpenAPI spec): {base}/openapi.json",
+        f'  WebSocket per table: ws://{host}:{port}/ws/tables/<table>, first message {{"type": "auth", "token": …}}',
         f"  the browser table: {base}/",
         f"  tables: {', '.join(demo.tables)} (RNG, a betting window every 20 s)",
         f"  live tables: {', '.join(demo.live_tables)} (the dealer reports each result)",

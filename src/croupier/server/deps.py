@@ -12,10 +12,11 @@ from typing import Annotated
 from fastapi import Depends, Header, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
+from croupier.server.logins import LoginGate
 from croupier.server.ratelimit import RateLimiter
 from croupier.server.schemas import IdempotencyKey
 from croupier.server.services import Services
-from croupier.service.accounts import User
+from croupier.service.accounts import Forbidden, Role, User
 
 bearer = HTTPBearer(auto_error=False, description="The token from POST /api/login.")
 
@@ -54,10 +55,18 @@ async def commander(request: Request, user: Annotated[User, Depends(caller)]) ->
     return user
 
 
-def login_limit(request: Request, username: str) -> None:
-    """Spend a login attempt of this client address and name."""
-    host = request.client.host if request.client is not None else "?"
-    _limiter(request, "login_limiter").take(f"{host}|{username.lower()}")
+async def admin(request: Request, user: Annotated[User, Depends(caller)]) -> User:
+    """The caller, an admin (403 ``forbidden`` otherwise), within the per-account command rate limit."""
+    if user.role is not Role.ADMIN:
+        raise Forbidden(f"Account {user.username!r} is a {user.role.value}; this needs the role admin.")
+    _limiter(request, "command_limiter").take(user.username)
+    return user
+
+
+def login_gate(request: Request) -> LoginGate:
+    """The app's :class:`~croupier.server.logins.LoginGate`."""
+    gate: LoginGate = request.app.state.logins
+    return gate
 
 
 async def idempotency_key(
@@ -77,5 +86,6 @@ async def idempotency_key(
 Services_ = Annotated[Services, Depends(services)]
 Caller = Annotated[User, Depends(caller)]
 Commander = Annotated[User, Depends(commander)]
+Admin = Annotated[User, Depends(admin)]
 Key = Annotated[str, Depends(idempotency_key)]
 Token = Annotated[str, Depends(token)]

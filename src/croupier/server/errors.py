@@ -2,7 +2,8 @@
 
 Validation and rule errors are 4xx (never a 5xx for bad input): a malformed request or value 422, a bet or action
 the table refuses 409, an unknown account, table or round 404, ``Forbidden`` 403, a missing or bad session or a
-failed login 401 (with ``WWW-Authenticate: Bearer``), a locked account 423, too many requests 429.
+failed login 401 (with ``WWW-Authenticate: Bearer``), a disabled account 423, too many requests 429 (with
+``Retry-After``: the rate limits and the login backoff), a weak new password 422, the last admin's removal 409.
 
 Only a :class:`~croupier.errors.CroupierError` is a refusal. Any other exception (a ``ValueError`` included) is an
 internal fault: it is logged with its traceback and answered 500 in the same shape, ``{"error": "internal_error",
@@ -12,6 +13,7 @@ internal fault: it is logged with its traceback and answered 500 in the same sha
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,7 +25,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from croupier.errors import BetRejected, CroupierError, IllegalAction, InvalidInput, InvalidRules
-from croupier.service.accounts import AccountExists, AccountLocked, Forbidden, InvalidSession, LoginFailed
+from croupier.service.accounts import (
+    AccountExists,
+    AccountLocked,
+    Forbidden,
+    InvalidSession,
+    LastAdmin,
+    LoginFailed,
+    LoginThrottled,
+    WeakPassword,
+)
 from croupier.service.casino import TableExists
 from croupier.service.ledger import IdempotencyConflict, LedgerError
 
@@ -43,11 +54,14 @@ class RateLimited(CroupierError):
 # Most specific first: the first class an error is an instance of gives its status.
 STATUS: tuple[tuple[type[CroupierError], int], ...] = (
     (RateLimited, 429),
+    (LoginThrottled, 429),
     (InvalidSession, 401),
     (LoginFailed, 401),
     (Forbidden, 403),
     (AccountLocked, 423),
     (AccountExists, 409),
+    (LastAdmin, 409),
+    (WeakPassword, 422),
     (TableExists, 409),
     (IdempotencyConflict, 409),
     (BetRejected, 409),
@@ -88,8 +102,8 @@ def croupier_response(error: CroupierError) -> JSONResponse:
     headers: dict[str, str] = {}
     if status == 401:
         headers["WWW-Authenticate"] = "Bearer"
-    if isinstance(error, RateLimited):
-        headers["Retry-After"] = str(max(1, round(error.retry_after)))
+    if isinstance(error, (RateLimited, LoginThrottled)):
+        headers["Retry-After"] = str(max(1, math.ceil(error.retry_after)))
     return JSONResponse(jsonable_encoder(error.as_dict()), status_code=status, headers=headers)
 
 

@@ -7,20 +7,23 @@ OpenAPI document describes each payload, and an answer is validated against it (
 
 from __future__ import annotations
 
-from datetime import datetime
+from functools import partial
 from typing import Annotated, Any, cast
 
 from fastapi import APIRouter, Path, Query, Request
 
 from croupier.server import schemas
-from croupier.server.deps import Caller, Commander, Key, Services_, Token, login_limit
+from croupier.server.deps import Admin, Caller, Commander, Key, Services_, Token, login_gate
 from croupier.server.schemas import RoundId, TableId
 from croupier.server.services import Services
-from croupier.service.accounts import AccountLocked, Forbidden, LoginFailed, Role, User
+from croupier.service.accounts import AccountChange, AccountLocked, Forbidden, LoginFailed, Role, User, canonical_name
 from croupier.service.casino import Casino
 from croupier.service.ledger import held
 from croupier.service.payloads import (
     Account,
+    AccountAction,
+    AccountChanged,
+    AccountStatus,
     ActAnswer,
     AuditLine,
     BetAnswer,
@@ -49,7 +52,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
         (404, "Unknown table, round or account"),
         (409, "Refused by the rules or the ledger; nothing changed"),
         (422, "Malformed request"),
-        (423, "Account locked"),
+        (423, "Account disabled"),
         (429, "Too many requests"),
         (500, "An internal fault (logged); the detail names nothing of it"),
     )
@@ -73,25 +76,27 @@ def _wallet(svc: Services, player: str) -> Wallet:
 
 
 @router.post("/login", tags=["sessions"])
-def login(body: schemas.LoginRequest, request: Request, svc: Services_) -> Session:
-    """Log in: a bearer session token for the other requests."""
-    login_limit(request, body.username)
+async def login(body: schemas.LoginRequest, request: Request, svc: Services_) -> Session:
+    """Log in: a bearer session token for the other requests. A wrong name or password is one answer (401); too
+    many failed logins from the address, to the name or to the server, or too many logins being checked at once,
+    answer 429 at once with ``Retry-After`` (``croupier.server.logins``)."""
     address = request.client.host if request.client is not None else None
+    check = partial(svc.accounts.login, body.username, body.password, address=address)
     try:
-        session = svc.accounts.login(body.username, body.password)
+        session = await login_gate(request).check(body.username, address, check)
     except (LoginFailed, AccountLocked) as error:
-        reason = error.kind
-        svc.at_casino(Casino.log, body.username, "login_failed", reason=reason, address=address)
+        await svc.casino_call(Casino.log, body.username, "login_failed", reason=error.kind, address=address)
         raise
     user = session.user
-    svc.at_casino(Casino.log, user.username, "login", role=user.role.value, address=address)
+    await svc.casino_call(Casino.log, user.username, "login", role=user.role.value, address=address)
     return {"token": session.token, **_account(user), "expires_at": session.expires_at}
 
 
 @router.post("/logout", status_code=204, tags=["sessions"])
 def logout(user: Caller, token: Token, svc: Services_) -> None:
-    """End the caller's session."""
+    """End the caller's session (its open table sockets are closed at once)."""
     svc.accounts.logout(token)
+    svc.end_sessions(token=token)
     svc.at_casino(Casino.log, user.username, "logout")
 
 
@@ -115,13 +120,78 @@ def create_account(body: schemas.NewAccount, token: Token, svc: Services_, reque
     return _account(svc.accounts.create(body.username, body.password, body.role))
 
 
+@router.get("/accounts", tags=["admin"])
+def list_accounts(
+    user: Admin,
+    svc: Services_,
+    role: Annotated[schemas.RoleName | None, Query(description="Only the accounts of this role.")] = None,
+) -> list[AccountStatus]:
+    """Every account (of a role), by name, with whether it may log in (admins only)."""
+    return [_status(u) for u in svc.accounts.users(role)]
+
+
 @router.get("/accounts/{player}/wallet", tags=["admin"])
 def player_wallet(player: schemas.Name, user: Caller, svc: Services_) -> Wallet:
     """A player's wallet (admins, or the player)."""
-    if user.role is not Role.ADMIN and user.username != player:
+    name = canonical_name(player)
+    if user.role is not Role.ADMIN and user.username != name:
         raise Forbidden(f"Account {user.username!r} may see only its own wallet.")
-    svc.accounts.get(player)
-    return _wallet(svc, player)
+    return _wallet(svc, svc.accounts.get(name).username)
+
+
+AccountPath = Annotated[schemas.Name, Path(description="The account's name (compared ignoring case).")]
+
+
+def _status(user: User) -> AccountStatus:
+    return {"username": user.username, "role": user.role.value, "active": user.active}
+
+
+def _changed(svc: Services, admin: User, change: AccountChange) -> AccountChanged:
+    """Audit an admin's act on an account and answer it."""
+    svc.at_casino(Casino.log, admin.username, change.action, **change.audit())
+    answer: AccountChanged = {"action": cast(AccountAction, change.action), "account": _status(change.user)}
+    detail = change.detail
+    if "sessions_ended" in detail:
+        answer["sessions_ended"] = cast(int, detail["sessions_ended"])
+    if "failures_forgotten" in detail:
+        answer["failures_forgotten"] = cast(int, detail["failures_forgotten"])
+    if "role" in detail and "was" in detail:
+        answer["role"] = cast(schemas.RoleName, detail["role"])
+        answer["was"] = cast(schemas.RoleName, detail["was"])
+    return answer
+
+
+@router.post("/accounts/{name}/unlock", tags=["admin"])
+def unlock_account(name: AccountPath, user: Admin, svc: Services_) -> AccountChanged:
+    """Forget the account's failed logins from every address: every wait to log in to it ends (admins only;
+    audited)."""
+    return _changed(svc, user, svc.accounts.unlock(name))
+
+
+@router.post("/accounts/{name}/disable", tags=["admin"])
+def disable_account(name: AccountPath, user: Admin, svc: Services_) -> AccountChanged:
+    """Disable the account: its sessions end and it cannot log in (admins only; audited; never the last active
+    admin: 409 ``last_admin``)."""
+    return _changed(svc, user, svc.accounts.set_active(name, False))
+
+
+@router.post("/accounts/{name}/enable", tags=["admin"])
+def enable_account(name: AccountPath, user: Admin, svc: Services_) -> AccountChanged:
+    """Enable a disabled account (admins only; audited)."""
+    return _changed(svc, user, svc.accounts.set_active(name, True))
+
+
+@router.post("/accounts/{name}/password", tags=["admin"])
+def reset_password(name: AccountPath, body: schemas.NewPassword, user: Admin, svc: Services_) -> AccountChanged:
+    """Give the account a new password (the password policy applies: 422 ``weak_password``); its sessions end
+    (admins only; audited, without the password)."""
+    return _changed(svc, user, svc.accounts.reset_password(name, body.password))
+
+
+@router.put("/accounts/{name}/role", tags=["admin"])
+def set_role(name: AccountPath, body: schemas.NewRole, user: Admin, svc: Services_) -> AccountChanged:
+    """Give the account another role (admins only; audited; never the last active admin's: 409 ``last_admin``)."""
+    return _changed(svc, user, svc.accounts.set_role(name, body.role))
 
 
 # The casts: until Casino's methods are annotated with the payload types (then they are redundant and go).
@@ -239,7 +309,14 @@ async def meters(table_id: TablePath, user: Caller, svc: Services_) -> Meters:
 
 
 @router.get("/audit", tags=["admin"])
-async def audit(user: Caller, svc: Services_, since: datetime | None = None) -> list[AuditLine]:
+async def audit(
+    user: Caller,
+    svc: Services_,
+    since: Annotated[
+        schemas.Instant | None,
+        Query(description="Only the lines from this instant on: a date-time with its time zone (…Z or …+08:00)."),
+    ] = None,
+) -> list[AuditLine]:
     """The audit trail (admins only)."""
     return await svc.casino_call(Casino.audit, user, since=since)
 

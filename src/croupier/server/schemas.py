@@ -3,9 +3,10 @@ answers' shapes are :mod:`croupier.service.payloads`."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")]
 TableId = Annotated[str, StringConstraints(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]*$")]
@@ -15,6 +16,18 @@ Password = Annotated[str, StringConstraints(min_length=1, max_length=1024)]
 Amount = Annotated[int, Field(ge=1, le=10**12, strict=True)]
 Stake = Annotated[int, Field(ge=1, le=10**12, strict=True)]
 Word = Annotated[str, StringConstraints(min_length=1, max_length=32, pattern=r"^[a-z0-9_]+$")]
+RoleName = Literal["player", "dealer", "admin"]
+
+
+def _in_utc(moment: datetime) -> datetime:
+    try:
+        return moment.astimezone(UTC)
+    except OverflowError:
+        raise ValueError("the instant is out of range in UTC") from None
+
+
+Instant = Annotated[AwareDatetime, AfterValidator(_in_utc)]
+"""A date-time with its time zone (``2025-01-31T20:00:00+08:00``, ``…Z``), taken as UTC; one without is a 422."""
 
 
 class Body(BaseModel):
@@ -43,7 +56,19 @@ class NewAccount(Body):
 
     username: Name
     password: Password
-    role: Literal["player", "dealer", "admin"] = "player"
+    role: RoleName = "player"
+
+
+class NewPassword(Body):
+    """An account's new password, set by an admin (the password policy applies)."""
+
+    password: Password
+
+
+class NewRole(Body):
+    """An account's new role."""
+
+    role: RoleName
 
 
 class Adjustment(Body):

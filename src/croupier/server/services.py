@@ -29,7 +29,7 @@ from typing import Any, Protocol, TypeVar
 from sqlalchemy import Engine
 
 from croupier.server.worker import CasinoWorker, Done, resolving
-from croupier.service.accounts import AccountService, User
+from croupier.service.accounts import AccountService, User, fold
 from croupier.service.casino import Casino
 from croupier.service.casino_records import Subscription
 from croupier.service.ledger import Ledger
@@ -118,6 +118,51 @@ class ThreadPort:
         self.worker.stop(timeout)
 
 
+class OpenSockets:
+    """The open table sockets of this process by session, so that ending a session (a logout) or every session of an
+    account (disabled, its password reset) closes its sockets at once (:meth:`Services.end_sessions`). Safe to use
+    from any thread."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._open: dict[int, tuple[str, str, Callable[[], None]]] = {}
+        self._next = 0
+
+    def add(self, username: str, token: str, end: Callable[[], None]) -> int:
+        """Register a socket of ``username``'s session ``token``; ``end()`` (thread-safe, called at most once) ends
+        it. Returns the handle :meth:`discard` takes."""
+        with self._lock:
+            self._next += 1
+            self._open[self._next] = (username, token, end)
+            return self._next
+
+    def discard(self, handle: int) -> None:
+        """Forget a socket (it closed)."""
+        with self._lock:
+            self._open.pop(handle, None)
+
+    def end(self, *, username: str | None = None, token: str | None = None) -> int:
+        """End every socket of the session ``token`` and/or of the account ``username`` (any spelling of its
+        canonical name); how many."""
+        if username is None and token is None:
+            raise ValueError("name a session token or an account")
+        name = fold(username) if username is not None else None
+        with self._lock:
+            matched = [
+                handle
+                for handle, (user, session, _) in self._open.items()
+                if (name is not None and user == name) or (token is not None and session == token)
+            ]
+            ends = [self._open.pop(handle)[2] for handle in matched]
+        for end in ends:
+            end()
+        return len(ends)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._open)
+
+
 @dataclass
 class Services:
     """What the routes call. Every call into the casino (commands, the clock, subscriptions) goes through ``port``,
@@ -132,6 +177,7 @@ class Services:
     checkpointer: WalCheckpointer | None = None
     port: CasinoPort = field(default=None)  # type: ignore[assignment]
     worker: CasinoWorker | None = field(init=False, default=None)
+    sockets: OpenSockets = field(init=False, default_factory=OpenSockets)
 
     def __post_init__(self) -> None:
         if self.port is None:
@@ -162,6 +208,13 @@ class Services:
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self.port.submit(method, args, kwargs, resolving(future), bet=bet, grouped=grouped)
         return await future
+
+    def end_sessions(self, *, username: str | None = None, token: str | None = None) -> int:
+        """Close at once every open table socket of the session ``token`` and/or of every session of the account
+        ``username`` (call it after a logout, or after an account is disabled, its password reset or its role
+        changed): each is sent ``unauthenticated`` and closed with 4401, and a command that reaches it meanwhile is
+        refused. Returns how many sockets were ended. Safe from any thread; ends nothing in another process."""
+        return self.sockets.end(username=username, token=token)
 
     def close(self) -> None:
         """Finish the casino's queued calls and release the database connections."""

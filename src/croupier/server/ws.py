@@ -1,10 +1,19 @@
-"""The WebSocket of a table: ``/ws/tables/{table_id}?token=…`` sends the caller's own view of each event.
+"""The WebSocket of a table: ``/ws/tables/{table_id}`` sends the caller's own view of each event.
 
-On connection the server sends ``{"type": "snapshot", "table", "view"}`` (what ``table_view`` shows the caller),
-then every event of the table as ``Subscription.view_for(user)`` filters it (a player never sees another's hole
-card or the shoe's order). A refused connection gets one error object (``{"type": "error", "error", "detail",
-"rule"}``) and is closed with code 4000 + the HTTP status (4401, 4403, 4404). The server re-checks the session
-every :data:`RECHECK_SECONDS` and closes with 4401 once it has ended.
+**Authentication.** The client's first message names its session: ``{"type": "auth", "token": SESSION_TOKEN}``,
+within :data:`AUTH_SECONDS` of the connection. The token is never put in the URL, where the server's log would show
+it: a URL with ``token=`` is refused (and the log line that names it shows ``token=[redacted]``,
+:mod:`croupier.server.edge`).
+
+Once authenticated the server sends ``{"type": "snapshot", "table", "view"}`` (what ``table_view`` shows the
+caller), then every event of the table as ``Subscription.view_for(user)`` filters it (a player never sees another's
+hole card or the shoe's order). A refused connection gets one error object (``{"type": "error", "error", "detail",
+"rule"}``) and is closed with code 4000 + the HTTP status (4401, 4403, 4404). A session that ends in this server (a
+logout, an account disabled or its password reset: :meth:`Services.end_sessions`) ends its sockets at once: each gets
+``unauthenticated`` and 4401, and a command that reaches one meanwhile is refused 401. The server also re-checks the
+session every :data:`RECHECK_SECONDS` (an expiry, or an act of another process) and closes with 4401 once it has
+ended. A message over :data:`~croupier.server.edge.MAX_BODY` bytes (64 KiB) gets ``payload_too_large`` and the socket
+is closed with 1009 (uvicorn closes one over its ``ws_max_size`` with 1009 before it is read whole).
 
 By default each event is one message, sent within :data:`POLL_SECONDS`. With ``?batch=true`` the server instead
 sends, every :data:`BATCH_SECONDS` in which something happened, one message
@@ -28,6 +37,7 @@ own (anything but a refusal) is logged and answered ``{"type": "answer", "id": I
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import time
@@ -41,13 +51,15 @@ import orjson
 from fastapi import APIRouter, Query, WebSocket, WebSocketDisconnect
 from fastapi.encoders import jsonable_encoder
 from pydantic import TypeAdapter, ValidationError
+from starlette.types import Message
 
 from croupier.errors import CroupierError
+from croupier.server.edge import MAX_BODY, PayloadTooLarge, too_large
 from croupier.server.errors import RateLimited, internal_body, status_of
 from croupier.server.ratelimit import RateLimiter
 from croupier.server.schemas import ActCommand, BetCommand, Command, TableId
 from croupier.server.services import Services
-from croupier.service.accounts import User
+from croupier.service.accounts import InvalidSession, User
 from croupier.service.casino import Casino, Subscription
 
 router = APIRouter()
@@ -57,6 +69,14 @@ POLL_SECONDS = 0.05
 BATCH_SECONDS = 0.1
 RECHECK_SECONDS = 30.0
 COMMAND_RECHECK_SECONDS = 5.0
+AUTH_SECONDS = 10.0
+MAX_TOKEN = 200
+SESSION_ENDED = "The session has ended (logged out, or the account disabled or its password reset); log in again."
+TOKEN_IN_URL = (
+    'A session token in the URL is refused (it would be logged): send {"type": "auth", "token": …} as the '
+    "socket's first message."
+)
+NO_AUTH = 'The first message must be {"type": "auth", "token": SESSION_TOKEN}.'
 COMMANDS: TypeAdapter[BetCommand | ActCommand] = TypeAdapter(Command)
 
 
@@ -68,35 +88,82 @@ def _encode(value: Any) -> str:
 
 async def _refuse(websocket: WebSocket, error: CroupierError) -> None:
     await websocket.send_json({"type": "error", **error.as_dict()})
-    await websocket.close(code=4000 + status_of(error), reason=error.kind)
+    code = 1009 if isinstance(error, PayloadTooLarge) else 4000 + status_of(error)
+    await websocket.close(code=code, reason=error.kind)
+
+
+def _text(message: Message) -> str:
+    """A received message's text (bytes decoded; ``PayloadTooLarge`` over :data:`MAX_BODY`)."""
+    text = message.get("text")
+    if text is None:
+        data = message.get("bytes") or b""
+        if len(data) > MAX_BODY:
+            raise too_large()
+        return str(data.decode("utf-8", "replace"))
+    if len(text) > MAX_BODY // 4 and len(text.encode()) > MAX_BODY:
+        raise too_large()
+    return str(text)
+
+
+async def _credentials(websocket: WebSocket) -> str | None:
+    """The session token of the socket's first message (module docstring); None when the client left first."""
+    if "token" in websocket.query_params:
+        raise InvalidSession(TOKEN_IN_URL)
+    message: Message | None = None
+    with anyio.move_on_after(AUTH_SECONDS):
+        message = await websocket.receive()
+    if message is None:
+        raise InvalidSession(f"No authentication came within {AUTH_SECONDS:g} s. {NO_AUTH}")
+    if message["type"] == "websocket.disconnect":
+        return None
+    try:
+        raw = orjson.loads(_text(message))
+    except orjson.JSONDecodeError:
+        raw = None
+    token = raw.get("token") if isinstance(raw, dict) and raw.get("type") == "auth" else None
+    if not isinstance(token, str) or not token or len(token) > MAX_TOKEN:
+        raise InvalidSession(NO_AUTH)
+    return token
 
 
 @router.websocket("/ws/tables/{table_id}")
 async def table_events(
     websocket: WebSocket,
     table_id: TableId,
-    token: Annotated[str, Query(max_length=200)] = "",
     batch: Annotated[bool, Query(description="Send the events of each poll as one message (see above).")] = False,
 ) -> None:
-    """Stream a table's events, each as the caller may see it."""
+    """Stream a table's events, each as the caller may see it (the first message authenticates: see above)."""
     svc: Services = websocket.app.state.services
     await websocket.accept()
     try:
+        token = await _credentials(websocket)
+        if token is None:
+            return
         user = await anyio.to_thread.run_sync(lambda: svc.accounts.authenticate(token))
         view, subscription = await anyio.to_thread.run_sync(lambda: _open(svc, user, table_id))
     except CroupierError as error:
-        await _refuse(websocket, error)
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):  # the client may have left meanwhile
+            await _refuse(websocket, error)
         return
+    except WebSocketDisconnect:
+        return
+    handle: int | None = None
     try:
         await websocket.send_text(_encode({"type": "snapshot", "table": table_id, "view": view}))
         async with anyio.create_task_group() as group:
             client = _Client(websocket, svc, user=user, token=token, table_id=table_id, group=group)
+            handle = svc.sockets.add(user.username, token, client.end)
             group.start_soon(client.serve)
             await _pump(websocket, svc, subscription, user, token, batch=batch)
             group.cancel_scope.cancel()
+        if client.closing is not None:
+            with contextlib.suppress(RuntimeError):  # the client left meanwhile
+                await _refuse(websocket, client.closing)
     except WebSocketDisconnect:
         pass
     finally:
+        if handle is not None:
+            svc.sockets.discard(handle)
         _close(svc, subscription)
 
 
@@ -118,6 +185,8 @@ class _Client:
     ) -> None:
         self.websocket, self.svc, self.user, self.token, self.table_id = websocket, svc, user, token, table_id
         self.group = group
+        self.loop = asyncio.get_running_loop()
+        self.closing: CroupierError | None = None  # why the socket is being closed, when it is
         self.checked = time.monotonic()
         self.limiter: RateLimiter = websocket.app.state.command_limiter
         self.outbox: deque[str] = deque()
@@ -130,10 +199,20 @@ class _Client:
             if message["type"] == "websocket.disconnect":
                 self.group.cancel_scope.cancel()
                 return
-            text = message.get("text")
-            if text is None:
-                text = (message.get("bytes") or b"").decode("utf-8", "replace")
+            try:
+                text = _text(message)
+            except PayloadTooLarge as error:
+                self.closing = error
+                self.group.cancel_scope.cancel()
+                return
             self.command(text)
+
+    def end(self) -> None:
+        """End the socket: its session ended (:meth:`Services.end_sessions`). From any thread: later commands are
+        refused at once, and the socket is told and closed on its loop."""
+        self.closing = InvalidSession(SESSION_ENDED)
+        with contextlib.suppress(RuntimeError):  # the loop is gone: so is the socket
+            self.loop.call_soon_threadsafe(self.group.cancel_scope.cancel)
 
     def command(self, text: str) -> None:
         """Check a command and hand it to the casino. A refusal is answered as REST answers it; any other fault
@@ -149,6 +228,8 @@ class _Client:
                     {"type": "answer", "id": command_id, "status": 422, **_body("invalid_request", _invalid(error))}
                 )
                 return
+            if self.closing is not None:
+                raise self.closing
             if time.monotonic() - self.checked > COMMAND_RECHECK_SECONDS:
                 self.user = self.svc.accounts.authenticate(self.token)
                 self.checked = time.monotonic()

@@ -918,6 +918,17 @@ class Casino:
             moment = now if now is not None else self._clock()
             return [i for i, t in self._tables.items() if t.deadline is not None and moment >= t.deadline]
 
+    def advance_clock(self, seconds: float) -> datetime:
+        """For tests only (``croupier serve --manual-clock``: :mod:`croupier.server.testing`): move the casino's
+        manual clock on by ``seconds`` and return the casino's time; nothing moves on until the next :meth:`tick`.
+        ``TypeError`` when the clock cannot be moved (the wall clock)."""
+        advance = getattr(self._clock, "advance", None)
+        if not callable(advance):
+            raise TypeError("The casino's clock is the wall clock: it cannot be moved.")
+        with self._lock:
+            advance(seconds=seconds)
+            return self._clock()
+
     def _tick_table(self, t: _Table, now: datetime) -> None:
         for _ in range(100):  # each pass moves one step; a table never needs this many in one tick
             r = t.round

@@ -57,6 +57,34 @@ class Account(TypedDict, closed=True):
     role: RoleName
 
 
+class AccountStatus(TypedDict, closed=True):
+    """An account as an admin sees it (``GET /api/accounts``): its name, role and whether it may log in."""
+
+    username: str
+    role: RoleName
+    active: bool
+
+
+AccountAction = Literal["unlock", "disable", "enable", "reset_password", "set_role"]
+"""An admin's act on an account (``croupier.service.accounts.AccountChange.action``)."""
+
+
+class AccountChanged(TypedDict, closed=True):
+    """An admin's act on an account (``POST /api/accounts/{name}/unlock`` and the others; audited under ``action``):
+    the account as it now is, and what the act ended or changed."""
+
+    action: AccountAction
+    account: AccountStatus
+    sessions_ended: NotRequired[int]
+    """Disabling and a password reset end every session of the account."""
+    failures_forgotten: NotRequired[int]
+    """An unlock forgets the account's failed logins from every address (how many addresses' counts)."""
+    role: NotRequired[RoleName]
+    """A role change: the role now ..."""
+    was: NotRequired[RoleName]
+    """... and the role before."""
+
+
 class Wallet(TypedDict, closed=True):
     """What a player may bet or cash out (``balance``), and what stands on the layout (``held``)."""
 

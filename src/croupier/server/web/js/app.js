@@ -421,12 +421,14 @@ function tablePage(view, tableId) {
     if (closed || !state.session) return;
     setConn('connecting');
     const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-    const token = encodeURIComponent(state.session.token);
-    const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(tableId)}?token=${token}&batch=true`);
+    const token = state.session.token;
+    // The session token goes in the first message, never in the URL (the server's log shows URLs).
+    const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(tableId)}?batch=true`);
     socket = ws;
     let refused = false;
     ws.addEventListener('open', () => {
       if (closed) return ws.close();
+      ws.send(JSON.stringify({ type: 'auth', token }));
       attempt = 0;
       setConn('open');
       reread(); // every (re)connect shows the current state

@@ -2,8 +2,8 @@
 
 /**
  * el('button', {class: 'x', testid: 'undo', onclick: fn, text: 'Undo'}, children…)
- * Attributes: `class`, `text`, `testid` (→ data-testid), `on<event>` handlers, `hidden`/`disabled` booleans,
- * anything else as an attribute (null/undefined/false skipped).
+ * Attributes: `class`, `text`, `testid` (→ data-testid), `style` (set through CSSOM), `on<event>` handlers,
+ * `hidden`/`disabled` booleans, anything else as an attribute (null/undefined/false skipped).
  */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -12,6 +12,7 @@ export function el(tag, attrs = {}, ...children) {
     if (name === 'class') node.className = value;
     else if (name === 'text') node.textContent = String(value);
     else if (name === 'testid') node.setAttribute('data-testid', value);
+    else if (name === 'style') node.style.cssText = String(value); // CSSOM: the page's CSP allows no style attribute
     else if (name.startsWith('on') && typeof value === 'function') node.addEventListener(name.slice(2), value);
     else if (value === true) node.setAttribute(name, '');
     else node.setAttribute(name, String(value));
