@@ -257,6 +257,24 @@ def test_logout_closes_the_sessions_sockets_within_a_second(logged: Server) -> N
         other.close()
 
 
+def test_the_server_closes_a_socket_sent_a_message_over_the_limit(logged: Server) -> None:
+    logged.add_account("max", credit=1000)
+    r = logged.client.post(
+        "/api/tables", json={"table_id": "big", "game": "roulette", "betting_seconds": 10}, headers=logged.login(ADMIN)
+    )
+    assert r.status_code == 201, r.text
+    events = logged.socket("big", "max")
+    try:
+        with pytest.raises(ConnectionClosed) as closed:
+            events.connection.send(json.dumps({**_bet(1), "pad": "x" * MAX_BODY}))
+            while True:
+                events.next(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009  # message too big
+    finally:
+        events.close()
+    assert logged.client.get("/api/health").status_code == 200
+
+
 def test_no_log_line_carries_a_token_or_a_password(logged: Server) -> None:
     """Logins (good and bad), accounts, sockets (the old ``?token=`` form too), bets over the socket and over REST,
     a logout: the server's whole log (access log on) names none of the tokens or passwords used."""

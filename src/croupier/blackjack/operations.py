@@ -12,16 +12,13 @@ _C = TypeVar("_C", bound=type)
 
 
 def _quick_init(cls: _C) -> _C:
-    """Give a frozen dataclass an ``__init__`` with the same signature that is faster than the generated one.
-
-    A round makes a dozen of these records. The generated ``__init__`` looks ``object.__setattr__`` up anew for
-    every field; this one binds it once (records with ``__slots__``, which are small to keep: settlement
-    records live on in the table's history) or writes the fields straight into the instance's ``__dict__`` (the
-    operations of a round, twice as fast to build). Instances stay frozen: assigning a field still raises
-    ``FrozenInstanceError``; only ``__init__`` changes."""
-    namespace: dict[str, Any] = {"_set": object.__setattr__}
-    slotted = "__slots__" in vars(cls)
-    params, body = [], [] if slotted else ["    d = self.__dict__"]
+    """Give a frozen dataclass an ``__init__`` with the same signature that writes the fields straight into the
+    instance's ``__dict__`` instead of calling ``object.__setattr__`` once per field (a generic attribute store
+    that looks the name up on the type every time): a round makes a dozen of these records, and this builds each
+    about twice as fast. Instances stay frozen: assigning a field still raises ``FrozenInstanceError``; only
+    ``__init__`` changes."""
+    namespace: dict[str, Any] = {}
+    params, body = [], ["    d = self.__dict__"]
     for f in fields(cls):
         assert f.init and f.default_factory is MISSING, f"{cls.__name__}.{f.name}"
         if f.default is MISSING:
@@ -29,7 +26,7 @@ def _quick_init(cls: _C) -> _C:
         else:
             namespace[f"_default_{f.name}"] = f.default
             params.append(f"{f.name}=_default_{f.name}")
-        body.append(f"    _set(self, {f.name!r}, {f.name})" if slotted else f"    d[{f.name!r}] = {f.name}")
+        body.append(f"    d[{f.name!r}] = {f.name}")
     exec(f"def __init__(self, {', '.join(params)}):\n" + "\n".join(body), namespace)
     init = namespace["__init__"]
     init.__qualname__ = f"{cls.__qualname__}.__init__"
@@ -220,7 +217,7 @@ Operation = (
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class BetOutcome:
     """One bet's result: ``net`` to ``player`` (0 for a push or an open streak bet)."""
 
@@ -234,7 +231,7 @@ class BetOutcome:
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class HandOutcome:
     """A hand as it ended."""
 
@@ -244,7 +241,7 @@ class HandOutcome:
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class BoxOutcome:
     """A box's hands and result (the deciding player's result, as the streak counts it)."""
 
@@ -254,7 +251,7 @@ class BoxOutcome:
 
 
 @_quick_init
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class BlackjackSettlement:
     """A settled (or voided) round."""
 

@@ -55,8 +55,9 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True, slots=True)
 class ServerConfig:
     """How ``croupier serve`` runs: where it listens, its database (None: the SQLite file
-    ``./data/croupier.sqlite3``, or ``./data/croupier-demo.sqlite3`` for the demo), the demo, how long (None: until Ctrl+C), the access log, the command rate per
-    account, where the casino runs and how often its clock ticks (or, for tests only, whether its clock is manual)."""
+    ``./data/croupier.sqlite3``, or ``./data/croupier-demo.sqlite3`` for the demo), the demo, how long (None: until
+    Ctrl+C), the access log, the command rate per account, where the casino runs and how often its clock ticks (or,
+    for tests only, whether its clock is manual)."""
 
     host: str = "127.0.0.1"
     port: int = 8000
