@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from croupier.games import GAMES
+from croupier.replay.core import RUNNERS
 from croupier.service import table_games
 from croupier.service.round_state import (
     Act,
@@ -41,6 +42,7 @@ def test_every_game_has_each_layers_part_in_the_one_registry() -> None:
             game.rules.close,
         )
         assert callable(game.part("par"))
+        assert RUNNERS[name] is game.part("replay")
     assert [n for n, g in GAMES.items() if "odds" in g.parts] == ["roulette", "sicbo"]
 
 

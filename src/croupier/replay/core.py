@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from croupier.errors import InvalidRules
-from croupier.replay import blackjack, wager
+from croupier.games import GAMES
 from croupier.replay.common import (
     CODES,
     GameRunner,
@@ -29,12 +29,9 @@ from croupier.replay.common import (
 )
 from croupier.replay.explain import transcript
 
-RUNNERS: Mapping[str, GameRunner] = {
-    "roulette": wager.ROULETTE,
-    "sicbo": wager.SICBO,
-    "blackjack": blackjack.RUNNER,
-}
-"""The games ``replay`` knows, by the scenario's ``game`` value."""
+RUNNERS: Mapping[str, GameRunner] = {name: game.part("replay") for name, game in GAMES.items()}
+"""The games ``replay`` knows, by the scenario's ``game`` value: each game's ``replay`` part in the one registry
+:data:`croupier.games.GAMES` (``croupier.replay.wager.ROULETTE``, ``.SICBO``, ``croupier.replay.blackjack.RUNNER``)."""
 
 
 def _runners() -> Mapping[str, GameRunner]:
