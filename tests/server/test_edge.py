@@ -216,6 +216,31 @@ def test_end_sessions_closes_every_socket_of_an_account_and_no_other(api: InProc
     assert api.services.ledger.wallet("ana") == 1000
 
 
+def test_a_session_that_ends_while_its_socket_opens_is_not_missed(
+    api: InProcessApi, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The logout lands after the socket checked its token and before it registered to be told: it notices."""
+    api.open("r1", "roulette")
+    token = api.login("ana")["Authorization"].removeprefix("Bearer ")
+    accounts, real = api.services.accounts, api.services.accounts.authenticate
+    raced: list[int] = []
+
+    def authenticate(given: str, **options: Any) -> Any:
+        user = real(given, **options)
+        if given == token and not raced:  # the socket's check passes; then the session ends
+            accounts.logout(token)
+            raced.append(api.services.end_sessions(token=token))
+        return user
+
+    monkeypatch.setattr(accounts, "authenticate", authenticate)
+    with api.client.websocket_connect("/ws/tables/r1") as ws:
+        ws.send_json({"type": "auth", "token": token})
+        error = ws.receive_json()
+        assert error["type"] == "error" and error["error"] == "unauthenticated", error
+        assert _closed(ws) == 4401
+    assert raced == [0]  # no socket was registered yet to be ended
+
+
 # -- a real server: logout, the log, memory ----------------------------------------------------------------------
 
 
@@ -384,3 +409,29 @@ def test_two_200_mb_bodies_do_not_grow_the_servers_memory(logged: Server) -> Non
     assert declared[0] == 413 and streamed[0] in (413, 0), (declared, streamed)  # a reset may beat the answer
     assert declared[1] < 200 * 2**20 and streamed[1] < 200 * 2**20, (declared, streamed)  # it stopped reading
     assert grown < 30, f"the server's memory grew by {grown:.0f} MB"
+
+
+def test_an_admin_disabling_an_account_closes_its_sockets(api: InProcessApi, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The admin's disable (and password reset) route ends the account's sessions and closes their sockets at once
+    (not at the socket's own next check of its session)."""
+    calls: list[str | None] = []
+    end_sessions = api.services.end_sessions
+
+    def spy(*, username: str | None = None, token: str | None = None) -> int:
+        calls.append(username)
+        return end_sessions(username=username, token=token)
+
+    monkeypatch.setattr(api.services, "end_sessions", spy)
+    api.open("r1", "roulette")
+    token = api.login("ana")["Authorization"].removeprefix("Bearer ")
+    with api.client.websocket_connect("/ws/tables/r1") as ana:
+        ana.send_json({"type": "auth", "token": token})
+        assert ana.receive_json()["type"] == "snapshot"
+        r = api.client.post("/api/accounts/ana/disable", headers=api.login("boss"))
+        assert r.status_code == 200, r.text
+        messages = []
+        with pytest.raises(WebSocketDisconnect) as closed:
+            while True:
+                messages.append(ana.receive_json())
+        assert closed.value.code == 4401 and messages[-1]["error"] == "unauthenticated", messages
+    assert calls == ["ana"]

@@ -147,7 +147,9 @@ def _status(user: User) -> AccountStatus:
 
 
 def _changed(svc: Services, admin: User, change: AccountChange) -> AccountChanged:
-    """Audit an admin's act on an account and answer it."""
+    """Audit an admin's act on an account, close the sockets of the sessions it ended, and answer it."""
+    if change.action in ("disable", "reset_password", "set_role"):
+        svc.end_sessions(username=change.user.username)  # its open sockets close within the second (issue 13)
     svc.at_casino(Casino.log, admin.username, change.action, **change.audit())
     answer: AccountChanged = {"action": cast(AccountAction, change.action), "account": _status(change.user)}
     detail = change.detail

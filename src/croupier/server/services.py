@@ -127,6 +127,9 @@ class OpenSockets:
         self._lock = threading.Lock()
         self._open: dict[int, tuple[str, str, Callable[[], None]]] = {}
         self._next = 0
+        self.generation = 0
+        """How many times sessions were ended: a socket that authenticated before a change of it and registered after
+        must check its session again (it may have missed its end)."""
 
     def add(self, username: str, token: str, end: Callable[[], None]) -> int:
         """Register a socket of ``username``'s session ``token``; ``end()`` (thread-safe, called at most once) ends
@@ -148,6 +151,7 @@ class OpenSockets:
             raise ValueError("name a session token or an account")
         name = fold(username) if username is not None else None
         with self._lock:
+            self.generation += 1
             matched = [
                 handle
                 for handle, (user, session, _) in self._open.items()

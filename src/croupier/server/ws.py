@@ -139,6 +139,7 @@ async def table_events(
         token = await _credentials(websocket)
         if token is None:
             return
+        generation = svc.sockets.generation
         user = await anyio.to_thread.run_sync(lambda: svc.accounts.authenticate(token))
         view, subscription = await anyio.to_thread.run_sync(lambda: _open(svc, user, table_id))
     except CroupierError as error:
@@ -147,23 +148,29 @@ async def table_events(
         return
     except WebSocketDisconnect:
         return
-    handle: int | None = None
+    client = _Client(websocket, svc, user=user, token=token, table_id=table_id)
+    handle = svc.sockets.add(user.username, token, client.end)
     try:
+        if svc.sockets.generation != generation:  # a session ended since the check: perhaps this one
+            await anyio.to_thread.run_sync(lambda: svc.accounts.authenticate(token))
         await websocket.send_text(_encode({"type": "snapshot", "table": table_id, "view": view}))
         async with anyio.create_task_group() as group:
-            client = _Client(websocket, svc, user=user, token=token, table_id=table_id, group=group)
-            handle = svc.sockets.add(user.username, token, client.end)
+            client.group = group
+            if client.closing is not None:  # ended before it had a group to cancel
+                group.cancel_scope.cancel()
             group.start_soon(client.serve)
             await _pump(websocket, svc, subscription, user, token, batch=batch)
             group.cancel_scope.cancel()
         if client.closing is not None:
             with contextlib.suppress(RuntimeError):  # the client left meanwhile
                 await _refuse(websocket, client.closing)
+    except CroupierError as error:  # the session ended while the socket was being opened
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            await _refuse(websocket, error)
     except WebSocketDisconnect:
         pass
     finally:
-        if handle is not None:
-            svc.sockets.discard(handle)
+        svc.sockets.discard(handle)
         _close(svc, subscription)
 
 
@@ -180,11 +187,9 @@ class _Client:
     task of its own: it is checked here, handed to the casino's thread with a callback, and its answer queued for
     the one sender task of the socket."""
 
-    def __init__(
-        self, websocket: WebSocket, svc: Services, *, user: User, token: str, table_id: str, group: anyio.abc.TaskGroup
-    ) -> None:
+    def __init__(self, websocket: WebSocket, svc: Services, *, user: User, token: str, table_id: str) -> None:
         self.websocket, self.svc, self.user, self.token, self.table_id = websocket, svc, user, token, table_id
-        self.group = group
+        self.group: anyio.abc.TaskGroup | None = None  # the socket's tasks, once they run
         self.loop = asyncio.get_running_loop()
         self.closing: CroupierError | None = None  # why the socket is being closed, when it is
         self.checked = time.monotonic()
@@ -193,26 +198,31 @@ class _Client:
         self.wake = anyio.Event()
 
     async def serve(self) -> None:
-        self.group.start_soon(self.sender)
+        """Read the client's messages (run in the socket's task group)."""
+        group = self.group
+        assert group is not None
+        group.start_soon(self.sender)
         while True:
             message = await self.websocket.receive()
             if message["type"] == "websocket.disconnect":
-                self.group.cancel_scope.cancel()
+                group.cancel_scope.cancel()
                 return
             try:
                 text = _text(message)
             except PayloadTooLarge as error:
                 self.closing = error
-                self.group.cancel_scope.cancel()
+                group.cancel_scope.cancel()
                 return
             self.command(text)
 
     def end(self) -> None:
         """End the socket: its session ended (:meth:`Services.end_sessions`). From any thread: later commands are
         refused at once, and the socket is told and closed on its loop."""
-        self.closing = InvalidSession(SESSION_ENDED)
-        with contextlib.suppress(RuntimeError):  # the loop is gone: so is the socket
-            self.loop.call_soon_threadsafe(self.group.cancel_scope.cancel)
+        self.closing = InvalidSession(SESSION_ENDED)  # first: the socket checks it once it has a group
+        group = self.group
+        if group is not None:
+            with contextlib.suppress(RuntimeError):  # the loop is gone: so is the socket
+                self.loop.call_soon_threadsafe(group.cancel_scope.cancel)
 
     def command(self, text: str) -> None:
         """Check a command and hand it to the casino. A refusal is answered as REST answers it; any other fault
