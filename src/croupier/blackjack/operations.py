@@ -132,6 +132,24 @@ class Dealt:
     face_up: bool
 
 
+_DEALT: dict[tuple[Card, int | None, int | None, bool], Dealt] = {}
+_DEALT_MAX = 50_000
+"""At most this many shared :class:`Dealt` records (52 cards × boxes × hands × face: a few thousand in practice)."""
+
+
+def dealt(card: Card, box: int | None, hand: int | None, face_up: bool) -> Dealt:
+    """``Dealt(card, box, hand, face_up)``, shared like the cards themselves: a record is immutable and compares by
+    value, and a table deals the same few thousand over and over, so one of each serves every round (the deal is
+    the engine's most frequent operation)."""
+    key = (card, box, hand, face_up)
+    op = _DEALT.get(key)
+    if op is None:
+        op = Dealt(card, box, hand, face_up)
+        if len(_DEALT) < _DEALT_MAX:
+            _DEALT[key] = op
+    return op
+
+
 @_quick_init
 @dataclass(frozen=True)
 class Answered:

@@ -37,7 +37,6 @@ from croupier.blackjack.operations import (
     BoxOutcome,
     Burned,
     CardVoided,
-    Dealt,
     Decision,
     HandOutcome,
     HoleCardTurned,
@@ -48,6 +47,7 @@ from croupier.blackjack.operations import (
     RoundVoided,
     Settled,
     StreakBet,
+    dealt,
 )
 from croupier.blackjack.rules import (
     AnyPairAfterSplit,
@@ -465,13 +465,13 @@ class BlackjackRound:
         face_up = self.rules.procedure != 1 or n > 2 or hand.from_split
         if not face_up:
             hand.hidden = n
-        self.operations.append(Dealt(card, box.number, index, face_up))
+        self.operations.append(dealt(card, box.number, index, face_up))
         return card
 
     def _deal_dealer(self, face_up: bool) -> Card:
         card = self._draw()
         self.dealer.append(card)
-        self.operations.append(Dealt(card, None, None, face_up))
+        self.operations.append(dealt(card, None, None, face_up))
         return card
 
     def _deal(self) -> None:
@@ -493,7 +493,7 @@ class BlackjackRound:
             b.cards_dealt = 1
             if not face_up:
                 b.hands[0].hidden = 1
-            ops.append(Dealt(card, b.number, 0, face_up))
+            ops.append(dealt(card, b.number, 0, face_up))
         self._deal_dealer(True)
         for b in order:
             card = draw()
@@ -502,7 +502,7 @@ class BlackjackRound:
             b.cards_dealt = 2
             if not face_up:
                 hand.hidden = 2
-            ops.append(Dealt(card, b.number, 0, face_up))
+            ops.append(dealt(card, b.number, 0, face_up))
             b.first_two = list(hand.cards)
             if hand.is_blackjack:
                 hand.status = _BLACKJACK
@@ -1059,7 +1059,7 @@ class BlackjackRound:
             ):
                 card = draw()  # BJ 6.1: the dealer draws, face up (_deal_dealer, written out)
                 dealer.append(card)
-                ops.append(Dealt(card, None, None, True))
+                ops.append(dealt(card, None, None, True))
                 hard += card.value
                 ace = ace or card.is_ace
                 continue
