@@ -355,3 +355,28 @@ def test_an_answer_records_the_question_it_answered() -> None:
     rnd.decline()
     answers = [(op.action, op.question) for op in rnd.operations if isinstance(op, Answered)]
     assert answers == [("split", "play"), ("decline", "follow"), ("decline", "any_pair")]
+
+
+def test_bj_2_2_a_random_shoe_that_runs_out_mid_round_is_restocked_from_its_discards() -> None:
+    from collections import Counter
+
+    from croupier.blackjack.operations import Burned, Dealt, Shuffled
+
+    table = BlackjackTable(BlackjackRules(decks=1, surrender=False), SeededRandom(7))
+    restocked = 0
+    for _ in range(60):
+        rnd = table.open_round()
+        for box in range(1, 8):
+            rnd.place_bet(box, f"p{box}", main=10)
+        rnd.close_betting()
+        while (q := rnd.pending) is not None:
+            rnd.act("hit" if "hit" in q.actions else ("stand" if "stand" in q.actions else "decline"))
+        ops = rnd.operations
+        if any(isinstance(op, Shuffled) and op.discards for op in ops):
+            restocked += 1
+            at = next(i for i, op in enumerate(ops) if isinstance(op, Shuffled) and op.discards)
+            in_play = [op.card for op in ops[:at] if isinstance(op, Dealt)]  # on the table when the shoe ran out
+            after = [op.card for op in ops[at:] if isinstance(op, Dealt | Burned)]
+            assert max(Counter(after).values()) == 1  # one deck: every card once
+            assert not set(after) & set(in_play)  # only the discards went back in
+    assert restocked > 0

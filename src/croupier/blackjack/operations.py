@@ -132,24 +132,6 @@ class Dealt:
     face_up: bool
 
 
-_DEALT: dict[tuple[Card, int | None, int | None, bool], Dealt] = {}
-_DEALT_MAX = 50_000
-"""At most this many shared :class:`Dealt` records (52 cards × boxes × hands × face: a few thousand in practice)."""
-
-
-def dealt(card: Card, box: int | None, hand: int | None, face_up: bool) -> Dealt:
-    """``Dealt(card, box, hand, face_up)``, shared like the cards themselves: a record is immutable and compares by
-    value, and a table deals the same few thousand over and over, so one of each serves every round (the deal is
-    the engine's most frequent operation)."""
-    key = (card, box, hand, face_up)
-    op = _DEALT.get(key)
-    if op is None:
-        op = Dealt(card, box, hand, face_up)
-        if len(_DEALT) < _DEALT_MAX:
-            _DEALT[key] = op
-    return op
-
-
 @_quick_init
 @dataclass(frozen=True)
 class Answered:
@@ -162,6 +144,56 @@ class Answered:
     action: str
     amount: int = 0
     question: str = ""
+
+
+# -- shared records ------------------------------------------------------------------------------------------------
+#
+# A record is an immutable value that compares by value, and a table makes the same ones over and over (the same
+# card to the same box, the same answer from the same player), so, like the cards themselves, one of each serves
+# every round: these helpers return the record, made once. Each cache keeps at most SHARED_MAX records.
+
+SHARED_MAX = 20_000
+"""The most records each cache keeps (past it, records are made afresh)."""
+
+_DEALT: dict[tuple[Card, int | None, int | None, bool], Dealt] = {}
+_ANSWERED: dict[tuple[int, int | None, str, str, int, str], Answered] = {}
+_PLAY: dict[tuple[int, int, str, tuple[str, ...]], Decision] = {}
+
+
+def dealt(card: Card, box: int | None, hand: int | None, face_up: bool) -> Dealt:
+    """``Dealt(card, box, hand, face_up)``, shared (the deal is the engine's most frequent operation)."""
+    key = (card, box, hand, face_up)
+    op = _DEALT.get(key)
+    if op is None:
+        op = Dealt(card, box, hand, face_up)
+        if len(_DEALT) < SHARED_MAX:
+            _DEALT[key] = op
+    return op
+
+
+def answered(q: Decision, action: str, amount: int) -> Answered:
+    """The answer ``action`` (with ``amount``) to the question ``q``, shared."""
+    kind = q.kind
+    # Decision.question, written out: an offer is of even money or of insurance.
+    question = kind if kind != "offer" else ("even_money" if "even_money" in q.actions else "insurance")
+    key = (q.box, q.hand, q.player, action, amount, question)
+    op = _ANSWERED.get(key)
+    if op is None:
+        op = Answered(q.box, q.hand, q.player, action, amount, question)
+        if len(_ANSWERED) < SHARED_MAX:
+            _ANSWERED[key] = op
+    return op
+
+
+def play_question(box: int, hand: int, player: str, actions: tuple[str, ...]) -> Decision:
+    """The play decision (BJ 6.5) ``player`` answers for ``box``'s ``hand`` with one of ``actions``, shared."""
+    key = (box, hand, player, actions)
+    q = _PLAY.get(key)
+    if q is None:
+        q = Decision("play", box, hand, player, actions, 0, "BJ 6.5")
+        if len(_PLAY) < SHARED_MAX:
+            _PLAY[key] = q
+    return q
 
 
 @_quick_init

@@ -47,7 +47,9 @@ from croupier.blackjack.operations import (
     RoundVoided,
     Settled,
     StreakBet,
+    answered,
     dealt,
+    play_question,
 )
 from croupier.blackjack.rules import (
     AnyPairAfterSplit,
@@ -122,7 +124,7 @@ class BlackjackRound:
 
     def __init__(self, table: BlackjackTable, open_streaks: list[StreakBet]) -> None:
         self.table = table
-        self._draw = table.draw  # the next card out of the shoe
+        self._draw: Callable[[], Card] = table.draw  # the next card (BlackjackTable.drawer once the shoe is ready)
         self.rules: BlackjackRules = table.rules
         self.phase = _BETTING
         self.operations: list[Operation] = []
@@ -375,6 +377,7 @@ class BlackjackRound:
                 order.append(b)
         self._order = order
         self.table.prepare_shoe(self)
+        self._draw = self.table.drawer()
         self._deal()
         self._queue_offers()
         self._advance()
@@ -670,12 +673,10 @@ class BlackjackRound:
 
     def _act(self, q: Decision, action: str, amount: int | None) -> Answered:
         del self._questions[0]
-        kind = q.kind
-        # What was asked (Decision.question, written out): an offer is of even money or of insurance.
-        question = kind if kind != "offer" else ("even_money" if "even_money" in q.actions else "insurance")
-        op = Answered(q.box, q.hand, q.player, action, amount or 0, question)
+        op = answered(q, action, amount or 0)
         self.operations.append(op)
         b = self.boxes[q.box]
+        kind = q.kind
         if kind == "play":
             self._answer_play(b, q, action)
         elif kind == "offer":
@@ -986,7 +987,7 @@ class BlackjackRound:
                     opts = self._play_options(b, hand_i)
                     if opts:
                         self._box_i, self._hand_i = box_i, hand_i
-                        self._questions.append(Decision("play", b.number, hand_i, b.decider, opts, 0, "BJ 6.5"))
+                        self._questions.append(play_question(b.number, hand_i, b.decider, opts))
                         return True
                     hand.done = True
                     if hand.status is None:

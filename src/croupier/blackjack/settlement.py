@@ -39,6 +39,7 @@ def main_results(
     """
     hands = b.hands
     verdicts: list[int] = []  # per hand, a plain stake's fate: 1 win, 0 push, -1 loss, or _BJ
+    bonus = False
     for h in hands:
         hard = h.hard
         if hard > 21:
@@ -50,15 +51,24 @@ def main_results(
         else:
             total = hard + 10 if h.aces and hard <= 11 else hard
             verdicts.append(1 if dealer_bust or total > dealer_total else (-1 if total < dealer_total else 0))
+        bonus = bonus or h.status is HandStatus.SPECIAL_BONUS
     obo = dealer_bj and original_bet_only(rules, b)
-    rule = main_rule(rules, b, dealer_bj)
+    # The rule behind the box's settlement (main_rule, with what is known here).
+    if b.surrendered:
+        rule = "BJ 18.1"
+    elif dealer_bj and (b.did_split or b.did_double):
+        rule = main_rule(rules, b, dealer_bj)
+    elif len(hands) == 1 and verdicts[0] == _BJ:
+        rule = "BJ 10.2"
+    else:
+        rule = "BJ 15" if bonus else "BJ 9"
     out: dict[str, tuple[int, str, str]] = {}
     for bettor in b.bettors.values():
         if bettor.main <= 0:
             continue
         p = bettor.player
         won = lost = net = 0
-        for h, verdict in zip(hands, verdicts, strict=True):
+        for h, verdict in zip(hands, verdicts):  # noqa: B905 - one verdict per hand, made above
             stake = h.stakes.get(p)
             if stake is None:
                 continue

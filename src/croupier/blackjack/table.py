@@ -4,6 +4,7 @@ the open streak bets and their markers (BJ 13.5)."""
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -78,7 +79,9 @@ class BlackjackTable:
     def _new_shoe(self) -> Shoe:
         r = self.rules
         policy = BurnPolicy.PER_DECK if r.burn_after_shuffle is BurnAfterShuffle.PER_DECK else BurnPolicy.ONE
-        return Shoe(r.decks, self.source, cards_behind_cut=r.behind_cut, burn_after_shuffle=policy)
+        shoe = Shoe(r.decks, self.source, cards_behind_cut=r.behind_cut, burn_after_shuffle=policy)
+        shoe.on_empty = self._restock
+        return shoe
 
     def prepare_shoe(self, rnd: BlackjackRound) -> None:
         """Before a round's deal: shuffle when due and burn as BJ 4 and SCENARIOS.md "Shoe" say."""
@@ -110,6 +113,22 @@ class BlackjackTable:
             rnd.operations.append(Burned(self.draw(burn=True), rule))
         self._shuffle_next = False
 
+    def drawer(self) -> Callable[[], Card]:
+        """What a round calls for each card of a step: the shoe's own ``draw`` when the shoe is random (nothing to
+        record: it never refuses a card, and it restocks through the table when it runs out), else :meth:`draw`,
+        which keeps the cards a step reads so that an undone step can give them back."""
+        shoe = self.shoe
+        if shoe is not None and shoe.is_random and self._reads is None:
+            return shoe.draw
+        return self.draw
+
+    def _restock(self) -> None:
+        """A random shoe ran out mid-round: the discards are shuffled back in and dealing goes on (BJ 2.2)."""
+        shoe = self.shoe
+        if shoe is not None and shoe.is_random and self.round is not None:
+            shoe.restock(self.round.cards_in_play())
+            self.round.operations.append(Shuffled(discards=True))
+
     def draw(self, *, burn: bool = False) -> Card:
         """The next card out of the shoe (``burn``: set aside face down, BJ 4); a random shoe that runs out
         mid-round is restocked from the discards. Inside a step (:meth:`begin_step`) every card read is kept, to
@@ -121,8 +140,7 @@ class BlackjackTable:
         except ChanceExhausted:
             if not shoe.is_random or self.round is None:
                 raise
-            shoe.restock(self.round.cards_in_play())
-            self.round.operations.append(Shuffled(discards=True))
+            self._restock()
             card = shoe.burn(1)[0] if burn else shoe.draw()
         if self._reads is not None:
             self._reads.append(card)

@@ -9,6 +9,7 @@ business; the shoe says how many cards are out and whether the cut card has appe
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from enum import Enum
 
 from croupier.errors import InvalidInput, InvalidRules
@@ -99,6 +100,9 @@ class Shoe:
         self._dealt = 0
         self._restocked = False
         self._burned: list[Card] = []
+        self.on_empty: Callable[[], None] | None = None
+        """What a random shoe calls when it is out of cards in the middle of a round: its owner may
+        :meth:`restock` it (the owner knows the cards in play); if it does not, :meth:`draw` raises."""
         self.shuffle()
 
     # -- configuration -------------------------------------------------------------------------------------
@@ -201,7 +205,11 @@ class Shoe:
         """
         dealt = self._dealt
         if dealt >= self._size:
-            raise ChanceExhausted(f"all {self._size} cards of the shoe are out; it must be shuffled")
+            if self.on_empty is not None and self._shuffler is not None:
+                self.on_empty()
+                dealt = self._dealt
+            if dealt >= self._size:
+                raise ChanceExhausted(f"all {self._size} cards of the shoe are out; it must be shuffled")
         if self._shuffler is not None:
             self._dealt = dealt + 1
             return self._order[dealt]

@@ -32,9 +32,9 @@ BetDocument: TypeAlias = BlackjackBet | WagerBet
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class BetHold:
-    """A bet's stake held by the ledger (LEDGER 2) under ``key``, in the ledger entry ``entry``; ``answer`` is what
-    the bet was answered, given again for the same key and bet (LEDGER 3)."""
+class _Stake:
+    """What every hold has: its reference in the round, the player, the stake, the ledger key and entry, the
+    request's fingerprint and the status."""
 
     ref: str
     player: str
@@ -42,23 +42,17 @@ class BetHold:
     key: str
     digest: str
     status: HoldStatus
-    bet: BetDocument
-    answer: BetAnswer
     entry: int | None = None
 
-    kind: Literal["bet"] = field(default="bet", init=False)
-
-    def to_json(self) -> StoredHold:
+    def _json(self, kind: Literal["bet", "extra"]) -> StoredHold:
         out: StoredHold = {
             "ref": self.ref,
             "player": self.player,
             "amount": self.amount,
             "key": self.key,
-            "kind": "bet",
+            "kind": kind,
             "digest": self.digest,
             "status": self.status,
-            "bet": self.bet,
-            "answer": self.answer,
         }
         if self.entry is not None:
             out["entry"] = self.entry
@@ -66,33 +60,32 @@ class BetHold:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ExtraHold:
+class BetHold(_Stake):
+    """A bet's stake held by the ledger (LEDGER 2) under ``key``, in the ledger entry ``entry``; ``answer`` is what
+    the bet was answered, given again for the same key and bet (LEDGER 3)."""
+
+    bet: BetDocument
+    answer: BetAnswer
+
+    kind: Literal["bet"] = field(default="bet", init=False)
+
+    def to_json(self) -> StoredHold:
+        out = self._json("bet")
+        out["bet"], out["answer"] = self.bet, self.answer
+        return out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ExtraHold(_Stake):
     """An extra stake a blackjack answer added (double, split, follow, insurance, Any Pair), held like a bet."""
 
-    ref: str
-    player: str
-    amount: int
-    key: str
-    digest: str
-    status: HoldStatus
     action: str
-    entry: int | None = None
 
     kind: Literal["extra"] = field(default="extra", init=False)
 
     def to_json(self) -> StoredHold:
-        out: StoredHold = {
-            "ref": self.ref,
-            "player": self.player,
-            "amount": self.amount,
-            "key": self.key,
-            "kind": "extra",
-            "digest": self.digest,
-            "status": self.status,
-            "action": self.action,
-        }
-        if self.entry is not None:
-            out["entry"] = self.entry
+        out = self._json("extra")
+        out["action"] = self.action
         return out
 
 
