@@ -75,7 +75,7 @@ def test_bj_16_6_declined_follow_and_any_pair_and_original_bet_only_spelled_out(
     lines = blackjack(boxes, ["3C", "8S", "AD", "8H", "2C", "9H", "5D", "KC"], actions)
     declines = [line for line in lines if "answers decline" in line]
     assert [line.rsplit("(", 1)[1] for line in declines] == ["BJ 12.1)", "BJ 12.1)", "BJ 20.1)", "BJ 13.1)"]
-    assert "refusing to follow the double or split" in declines[2]
+    assert "refusing to follow the split" in declines[2]
     assert "refusing new Any Pair stakes" in declines[3]
     ana = line_with(lines, "box 1 ana main 100 → -100 (BJ 16.6)")
     assert ana.endswith(

@@ -95,7 +95,7 @@ _ANSWER_RULES = {
 _DECLINED = {
     "insurance": ("insurance", "BJ 12.1"),
     "even_money": ("even money", "BJ 10.3"),
-    "follow": ("to follow the double or split", "BJ 20.1"),
+    "follow": ("to follow the {move}", "BJ 20.1"),
     "any_pair": ("new Any Pair stakes on the split hands", "BJ 13.1"),
 }
 """What a ``decline`` refuses, by the question asked (``Answered.question``), and the rule of that offer."""
@@ -104,6 +104,7 @@ _DECLINED = {
 def _blackjack(rnd: BlackjackRound) -> list[str]:
     lines: list[str] = []
     dealer: list[Card] = []
+    moves: dict[int, str] = {}  # each box's last double or split: what a follower declines
     for op in rnd.operations:
         if isinstance(op, bj.BetPlaced):
             parts = [f"main {op.main}"] if op.main else []
@@ -135,8 +136,11 @@ def _blackjack(rnd: BlackjackRound) -> list[str]:
         elif isinstance(op, bj.Answered):
             amount = f" {op.amount}" if op.action == "insurance" else ""
             where = f"box {op.box}" + (f" hand {op.hand}" if op.hand is not None else "")
+            if op.action in ("double", "split"):
+                moves[op.box] = op.action
             if op.action == "decline" and op.question in _DECLINED:
                 what, rule = _DECLINED[op.question]
+                what = what.format(move=moves.get(op.box, "double or split"))
                 lines.append(f"{op.player} answers decline, refusing {what}, for {where} ({rule})")
             else:
                 rule = _ANSWER_RULES.get(op.action, "BJ 6.5")

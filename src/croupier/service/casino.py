@@ -41,7 +41,7 @@ from croupier.games import GAMES
 from croupier.primitives.chance import ChanceExhausted, ChanceSource, SystemRandom
 from croupier.service import casino_info as info
 from croupier.service import casino_meters, casino_recall
-from croupier.service.accounts import AccountService, Forbidden, Role, UnknownAccount, User
+from croupier.service.accounts import AccountError, AccountService, Forbidden, Role, User
 from croupier.service.casino_records import (
     AuditRecord,
     CasinoStore,
@@ -494,7 +494,7 @@ class Casino:
         for name in names:
             try:
                 user = self.accounts.get(name)
-            except UnknownAccount:
+            except AccountError:  # no such account, or not even a valid name
                 raise InvalidInput(f"{name!r} is not an active dealer account.") from None
             if user.role is not Role.DEALER or not user.active:
                 raise InvalidInput(f"{user.username!r} is not an active dealer account.")

@@ -30,7 +30,7 @@ from croupier import rulesdoc
 from croupier.blackjack import rules as bj_rules
 from croupier.blackjack.operations import Answered, Burned, CardVoided, Dealt, Decision, HoleCardTurned
 from croupier.blackjack.round import BlackjackRound
-from croupier.blackjack.sidebets import SIDE_KEYS
+from croupier.blackjack.sidebets import SIDE_KEYS, parse_streak_level
 from croupier.blackjack.table import BlackjackTable
 from croupier.blackjack.views import player_view
 from croupier.errors import BetRejected, IllegalAction, InvalidInput
@@ -650,16 +650,6 @@ class ShoeCards(ChanceSource):
         self.queue.extendleft(reversed(list(cards)))
 
 
-def parse_streak_levels(streak: Mapping[object, object]) -> dict[str, int]:
-    """Streak stakes by level, each level one of the ASCII strings ``"2"``…``"5"`` or the integers (BJ 13.5)."""
-    out: dict[str, int] = {}
-    for level, stake in streak.items():
-        if isinstance(level, bool) or level not in (2, 3, 4, 5, "2", "3", "4", "5"):
-            raise BetRejected(f"{level!r} is not a streak level: 2, 3, 4 or 5 wins.", rule="BJ 13.5")
-        out[str(level)] = need_int(stake, f"streak {level}")
-    return out
-
-
 class BlackjackGame(TableGame):
     """A blackjack table (Despacho 57/2009): boxes, decisions, a shoe; cards stored as they leave it."""
 
@@ -695,6 +685,10 @@ class BlackjackGame(TableGame):
         if unknown:
             names = ", ".join(sorted(unknown))
             raise InvalidInput(f"A blackjack bet has no {names}: it names box, main, side, streak.")
+        if "main" in bet and isinstance(bet["main"], int) and not isinstance(bet["main"], bool) and bet["main"] <= 0:
+            raise BetRejected(
+                f"A main bet of {bet['main']} stakes nothing; leave it out for side bets only.", rule="BJ 3"
+            )
         side_raw = bet.get("side") or {}
         streak_raw = bet.get("streak") or {}
         if not isinstance(side_raw, Mapping) or not isinstance(streak_raw, Mapping):
@@ -708,7 +702,7 @@ class BlackjackGame(TableGame):
             "box": need_int(bet.get("box"), "box"),
             "main": need_int(bet.get("main", 0), "main"),
             "side": side,
-            "streak": parse_streak_levels(streak_raw),
+            "streak": {str(parse_streak_level(k)): need_int(v, f"streak {k}") for k, v in streak_raw.items()},
         }
         amounts = [out["main"], *side.values(), *out["streak"].values()]
         if any(a < 0 for a in amounts) or sum(amounts) <= 0:
