@@ -278,15 +278,21 @@ async def prepare(
             await asyncio.sleep(BETTING_SECONDS / tables)
     names = [f"p{i}" for i in range(players)]
     for name in names:
-        r = await client.post("/api/accounts", json={"username": name, "password": PASSWORD}, headers=admin)
+        r = await admin_command(client, "/api/accounts", {"username": name, "password": PASSWORD}, admin)
         r.raise_for_status()
-        r = await client.post(
-            f"/api/accounts/{name}/credit",
-            json={"amount": CREDIT},
-            headers={**admin, "Idempotency-Key": f"credit-{name}"},
-        )
+        credit = {**admin, "Idempotency-Key": f"credit-{name}"}
+        r = await admin_command(client, f"/api/accounts/{name}/credit", {"amount": CREDIT}, credit)
         r.raise_for_status()
     return admin, names
+
+
+async def admin_command(
+    client: httpx.AsyncClient, path: str, body: dict[str, object], headers: dict[str, str]
+) -> httpx.Response:
+    """An admin's command, sent again after the wait a 429 names (the server's per-account command rate)."""
+    while (r := await client.post(path, json=body, headers=headers)).status_code == 429:
+        await asyncio.sleep(float(r.headers.get("Retry-After", "1")))
+    return r
 
 
 async def settle_and_count(

@@ -45,8 +45,8 @@ async def until(condition: Any, what: str) -> None:
 
 def test_a_login_flood_is_refused_at_once_while_play_goes_on() -> None:
     """200 concurrent logins with made-up names from 200 addresses: while the password checks are held, exactly
-    the cap's 4 are admitted (2 checked at once), the other 196 are answered 429 with Retry-After, and a bet, the
-    health check and a wallet are answered; released, the 4 answer 401, and the owner logs in."""
+    the cap's 2 are admitted and checked at once, the other 198 are answered 429 with Retry-After, and a bet, the
+    health check and a wallet are answered; released, the 2 answer 401, and the owner logs in."""
 
     async def scenario(a: AccountApp) -> None:
         async with a.app.router.lifespan_context(a.app):

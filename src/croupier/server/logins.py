@@ -4,7 +4,7 @@ Checking a password is slow on purpose (Argon2id: a fifth of a second of CPU and
 of logins, with made-up names, could otherwise take every core and gigabytes of memory from the tables. Every login
 passes :class:`LoginGate` before its password is looked at:
 
-1. **The cap**: at most ``cap`` logins are being checked at once (queued or running; 4 by default). Beyond it a login
+1. **The cap**: at most ``cap`` logins are being checked at once (queued or running; 2 by default: as many as the pool has workers, so none waits). Beyond it a login
    is answered ``429 rate_limited`` at once, with ``Retry-After: 1``, and costs nothing.
 2. **Three token buckets**, in this order: per client address (an IPv4 address, an IPv6 address by its /64), per
    account name (its canonical form: a name no account has is counted like a taken one) and for the server as a
@@ -62,7 +62,7 @@ class LoginLimits:
     per_name: Limit = Limit(burst=10, per_second=0.2)
     overall: Limit = Limit(burst=30, per_second=10.0)
     workers: int = 2
-    cap: int = 4
+    cap: int = 2
 
 
 LOGINS = LoginLimits()
