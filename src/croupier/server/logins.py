@@ -5,7 +5,8 @@ of logins, with made-up names, could otherwise take every core and gigabytes of 
 passes :class:`LoginGate` before its password is looked at:
 
 1. **The cap**: at most ``cap`` logins are being checked at once (queued or running; 2 by default: as many as the
-   pool has workers, so none waits). Beyond it a login is answered ``429 rate_limited`` at once, with ``Retry-After: 1``, and costs nothing.
+   pool has workers, so none waits). Beyond it a login is answered ``429 rate_limited`` at once, with
+   ``Retry-After: 1``, and costs nothing.
 2. **Three token buckets**, in this order: per client address (an IPv4 address, an IPv6 address by its /64), per
    account name (its canonical form: a name no account has is counted like a taken one) and for the server as a
    whole. An empty bucket answers ``429 rate_limited`` with the seconds until its next token in ``Retry-After``;
