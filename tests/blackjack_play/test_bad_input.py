@@ -377,6 +377,19 @@ def test_insurance_over_the_cap() -> None:
     refused(rnd, lambda: rnd.insure(101), BetRejected, "BJ 12.1", "101", "100")
 
 
+def test_insurance_when_its_minimum_is_above_the_cap() -> None:
+    # A main bet of 10 caps insurance at 5 (BJ 12.1); an insurance minimum of 10 leaves only "decline".
+    rules = BlackjackRules(min_bet=Limit(10, by_type={"insurance": 10}))
+    rnd = scripted(["2S", "TS", "AC", "7D"], rules)
+    rnd.place_bet(1, "ana", main=10)
+    rnd.close_betting()
+    q = rnd.pending
+    assert q is not None and (q.kind, q.actions, q.max_insurance) == ("offer", ("decline",), 5)
+    refused(rnd, lambda: rnd.act("insurance"), IllegalAction, LIMITS, "minimum 10", "limit 5")
+    refused(rnd, lambda: rnd.insure(5), IllegalAction, LIMITS, "minimum 10")
+    rnd.act("decline")
+
+
 # -- random bad answers during random play --------------------------------------------------------------------
 
 

@@ -594,6 +594,13 @@ class BlackjackRound:
         if action not in q.actions and not (action == "insurance" and insurance_offer):
             raise IllegalAction(self._why_not(action, q), rule=self._rule_of(action, q))
         if action == "insurance":
+            if "insurance" not in q.actions:
+                low = self.rules.min_stake("insurance")
+                raise IllegalAction(
+                    f"{q.player} cannot insure at box {q.box}: the insurance minimum {low} is above the limit "
+                    f"{q.max_insurance} ({self.rules.insurance_limit} of the main bet, BJ 12.1).",
+                    rule=LIMITS,
+                )
             self._verify_insurance(q, amount)
         elif amount is not None and action in _STAKE_ACTIONS:
             if isinstance(amount, bool) or not isinstance(amount, int):
@@ -620,12 +627,6 @@ class BlackjackRound:
                 f"Insurance of {amount} is over the limit of {q.max_insurance} "
                 f"({r.insurance_limit} of the main bet, BJ 12.1).",
                 rule="BJ 12.1",
-            )
-        if "insurance" not in q.actions:  # pragma: no cover - a minimum above the cap fails one of the above
-            raise BetRejected(
-                f"{q.player} cannot insure at box {q.box}: the insurance minimum {low} is above the limit "
-                f"{q.max_insurance}.",
-                rule=LIMITS,
             )
 
     def can(self, action: str, *, box: int | None = None, player: str | None = None, hand: int | None = None,
