@@ -2,10 +2,17 @@
 
 Starts its own ``croupier serve --demo`` on a free loopback port and a throwaway SQLite database, gives the live
 tables some history (the demo dealer reports a few results over REST), then signs in through the page with Debian's
-Chromium (Playwright, headless) and writes PNGs into ``docs/screenshots/``: the lobby, roulette and sic bo with chips
-on the layout, blackjack with the cards dealt and a decision waiting, and the dealer's console, each at desktop
-(1366x900) and phone (390x844) size, and the roulette table once more in Traditional Chinese
-(``roulette-desktop-zh.png``).
+Chromium (Playwright, headless) and writes PNGs into ``docs/screenshots/``, each at desktop (1366x900) and phone
+(390x844) size: the lobby; roulette and sic bo with chips on the layout, their history boards (``-boards``) and their
+result moment (``-result``); blackjack with the cards dealt and a decision waiting, its result (``-result``) and its
+boards (``-boards``: the shoe, or the dealer's last hands under the demo's shuffler); the dealer's console of each
+live table (``dealer`` for roulette, ``dealer-sicbo``, ``dealer-blackjack``, and ``dealer-blackjack-deal`` once the
+bell has rung); and each game's table at desktop size in Traditional Chinese and Portuguese
+(``<game>-desktop-zh.png``, ``<game>-desktop-pt.png``).
+
+The demo runs on the wall clock: each round's result moment lasts the demo tables' ``result_display_seconds``. A group
+of pictures that cannot be taken (a screen not drawn yet) is reported, the others are still written, and the script
+exits non-zero.
 """
 
 from __future__ import annotations
@@ -25,6 +32,7 @@ from typing import Any
 
 import httpx
 from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
 from croupier.server import demo
 
@@ -115,13 +123,16 @@ class Rest:
             time.sleep(0.1)
 
 
-def history(rest: Rest, table: str, rounds: int, bet: dict[str, Any], result: Callable[[], Any]) -> None:
-    """Play ``rounds`` quick live rounds (another player bets, the dealer rings the bell and reports)."""
+def history(rest: Rest, plays: dict[str, tuple[dict[str, Any], Callable[[], Any]]], rounds: int) -> None:
+    """Play ``rounds`` quick live rounds on each table of ``plays`` (another player bets, the dealer rings the bell
+    and reports), the tables side by side so that their result moments pass together."""
     for _ in range(rounds):
-        rest.call(OTHER, "POST", f"/tables/{table}/bets", bet)
-        rest.call(DEALER, "POST", f"/tables/{table}/close-betting")
-        rest.call(DEALER, "POST", f"/tables/{table}/results", {"result": result()})
-        rest.wait(table, "betting")
+        for table, (bet, result) in plays.items():
+            rest.call(OTHER, "POST", f"/tables/{table}/bets", bet)
+            rest.call(DEALER, "POST", f"/tables/{table}/close-betting")
+            rest.call(DEALER, "POST", f"/tables/{table}/results", {"result": result()})
+        for table in plays:
+            rest.wait(table, "betting")
 
 
 def sign_in(page: Page, base: str, name: str, password: str) -> None:
@@ -163,7 +174,7 @@ def pick_chip(page: Page, *preferred: int) -> None:
 def shoot(pages: dict[str, Page], name: str, out: Path, focus: str | None = None, *, everywhere: bool = False) -> None:
     """Write ``<name>-<size>.png`` of each page, the phone's (or ``everywhere``) scrolled to ``focus`` when given."""
     for size, page in pages.items():
-        if focus and (everywhere or size == "phone"):
+        if focus and (everywhere or size.startswith("phone")):
             page.locator(focus).first.scroll_into_view_if_needed()
         else:
             page.evaluate("() => window.scrollTo(0, 0)")
@@ -174,27 +185,116 @@ def shoot(pages: dict[str, Page], name: str, out: Path, focus: str | None = None
         print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
 
 
+class Shots:
+    """Runs each group of screenshots; a group that fails (a screen another part of the page does not draw yet) is
+    reported and the others still run; :meth:`done` says whether every group was written."""
+
+    def __init__(self) -> None:
+        self.failed: list[str] = []
+
+    def group(self, name: str, take: Callable[[], None]) -> None:
+        try:
+            take()
+        except (PlaywrightError, AssertionError, SystemExit) as err:
+            first = str(err).strip().splitlines()[0] if str(err).strip() else type(err).__name__
+            print(f"could not take {name}: {first}", file=sys.stderr)
+            self.failed.append(name)
+
+    def done(self) -> None:
+        if self.failed:
+            raise SystemExit(f"screenshots missing: {', '.join(self.failed)}")
+
+
+def contexts(browser: Browser, base: str, name: str, password: str) -> dict[str, Page]:
+    """``name`` signed in at desktop and phone size, each in a browser profile of its own."""
+    pages: dict[str, Page] = {}
+    for size, viewport in SIZES.items():
+        phone = size == "phone"
+        context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone, locale="en-GB")
+        context.set_default_timeout(TIMEOUT_MS)
+        pages[size] = context.new_page()
+        sign_in(pages[size], base, name, password)
+    return pages
+
+
+def in_languages(page: Page, name: str, out: Path, focus: str | None = None) -> None:
+    """``<name>-desktop-zh.png`` and ``<name>-desktop-pt.png`` of ``page`` (Traditional Chinese in the Noto CJK fonts,
+    then Portuguese), then back to English."""
+    for lang, tag in (("zh-Hant", "zh"), ("pt", "pt")):
+        page.get_by_test_id("lang-select").select_option(lang)
+        expect(page.locator("html")).to_have_attribute("lang", lang)
+        shoot({f"desktop-{tag}": page}, name, out, focus, everywhere=True)
+    page.get_by_test_id("lang-select").select_option("en")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+
+
+def result_moment(rest: Rest, players: dict[str, Page], table: str, result: Any, *, name: str, out: Path) -> None:
+    """The dealer rings the bell and reports ``result``: the result moment (the number or the dice, the player's
+    result) on each page while the table pauses on it, then the next window."""
+    rest.call(DEALER, "POST", f"/tables/{table}/close-betting")
+    rest.call(DEALER, "POST", f"/tables/{table}/results", {"result": result})
+    # The phone first: the moment lasts the table's pause only.
+    ordered = dict(sorted(players.items(), key=lambda item: item[0] != "phone"))
+    for page in ordered.values():
+        expect(page.get_by_test_id("result-moment")).to_be_visible()
+    shoot(ordered, name, out, focus='[data-testid="result-moment"]')
+    rest.wait(table, "betting")
+
+
+def deal_until_decision(rest: Rest, cards: Iterator[str]) -> None:
+    """The dealer reports cards on the live blackjack table until a player's decision waits."""
+    for _ in range(20):
+        desc = rest.call(DEALER, "GET", f"/tables/{BLACKJACK}")
+        prompt = desc.get("dealer_prompt") or {}
+        turn = (desc.get("view") or {}).get("turn")
+        if prompt.get("expect") == "decision" or (not prompt and turn):
+            return
+        rest.call(DEALER, "POST", f"/tables/{BLACKJACK}/results", {"result": next(cards)})
+    raise SystemExit("no decision came on the blackjack table")
+
+
+def finish_blackjack(rest: Rest, cards: Iterator[str]) -> None:
+    """Play the blackjack round out: each waiting player stands (or declines an offer), the dealer reports the cards
+    the round asks for, until it settles."""
+    for _ in range(60):
+        desc = rest.call(DEALER, "GET", f"/tables/{BLACKJACK}")
+        if desc["status"] != "playing":
+            return
+        turn = (desc.get("view") or {}).get("turn")
+        prompt = desc.get("dealer_prompt") or {}
+        if turn and turn.get("player") and prompt.get("expect", "decision") == "decision":
+            player = turn["player"]
+            mine = rest.call(player, "GET", f"/tables/{BLACKJACK}")["view"]["turn"]
+            actions = mine.get("actions") or []
+            action = next((a for a in ("stand", "decline") if a in actions), actions[0] if actions else "stand")
+            body = {"action": action, "box": mine["box"], "hand": mine.get("hand")}
+            rest.call(player, "POST", f"/tables/{BLACKJACK}/actions", body)
+        else:
+            rest.call(DEALER, "POST", f"/tables/{BLACKJACK}/results", {"result": next(cards)})
+    raise SystemExit("the blackjack round did not settle")
+
+
 def run(browser: Browser, base: str, out: Path) -> None:
     rest = Rest(base)
     for name, password in ((PLAYER, PLAYER_PASSWORD), (OTHER, OTHER_PASSWORD), (DEALER, DEALER_PASSWORD)):
         rest.login(name, password)
     chance = random.Random(6)
-    history(rest, ROULETTE, 12, {"type": "red", "amount": 10}, lambda: chance.randint(0, 36))
-    history(rest, SICBO, 12, {"type": "big", "amount": 10}, lambda: [chance.randint(1, 6) for _ in range(3)])
-
-    players: dict[str, Page] = {}
-    for size, viewport in SIZES.items():
-        phone = size == "phone"
-        context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone, locale="en-GB")
-        context.set_default_timeout(TIMEOUT_MS)
-        players[size] = context.new_page()
-        sign_in(players[size], base, PLAYER, PLAYER_PASSWORD)
+    history(
+        rest,
+        {
+            ROULETTE: ({"type": "red", "amount": 10}, lambda: chance.randint(0, 36)),
+            SICBO: ({"type": "big", "amount": 10}, lambda: [chance.randint(1, 6) for _ in range(3)]),
+        },
+        24,
+    )
+    shots = Shots()
+    players = contexts(browser, base, PLAYER, PLAYER_PASSWORD)
+    desk, phone = players["desktop"], players["phone"]
     shoot(players, "lobby", out)
 
-    # Roulette: chips placed from the desktop, one more pending on each page.
+    # Roulette: chips placed from the desktop, one more on each page (the phone's confirmed too, for its result).
     for page in players.values():
         join(page, ROULETTE)
-    desk = players["desktop"]
     pick_chip(desk, 25, 20, 50)
     for target in (
         spot(desk, "straight", numbers="17"),
@@ -210,12 +310,15 @@ def run(browser: Browser, base: str, out: Path) -> None:
         pick_chip(page, 5, 10)
         spot(page, "straight", numbers="0").click()
     shoot(players, "roulette", out, focus='[data-testid="spot"][data-bet="straight"][data-numbers="0"]')
-    # The same table in Traditional Chinese (the Noto CJK fonts draw it), then back to English.
-    desk.get_by_test_id("lang-select").select_option("zh-Hant")
-    expect(desk.locator("html")).to_have_attribute("lang", "zh-Hant")
-    shoot({"desktop-zh": desk}, "roulette", out)
-    desk.get_by_test_id("lang-select").select_option("en")
-    expect(desk.locator("html")).to_have_attribute("lang", "en")
+    shots.group("roulette in zh-Hant and pt", lambda: in_languages(desk, "roulette", out))
+    shots.group(
+        "the roulette boards",
+        lambda: shoot(players, "roulette-boards", out, focus='[data-testid="hot-cold"]', everywhere=True),
+    )
+    phone.get_by_test_id("confirm-bets").click()
+    shots.group(
+        "the roulette result", lambda: result_moment(rest, players, ROULETTE, 17, name="roulette-result", out=out)
+    )
 
     # Sic bo.
     for page in players.values():
@@ -230,6 +333,15 @@ def run(browser: Browser, base: str, out: Path) -> None:
         pick_chip(page, 5, 10)
         spot(page, "triple", values="6").click()
     shoot(players, "sicbo", out, focus='[data-testid="spot"][data-bet="big"]')
+    shots.group("sic bo in zh-Hant and pt", lambda: in_languages(desk, "sicbo", out))
+    shots.group(
+        "the sic bo boards",
+        lambda: shoot(players, "sicbo-boards", out, focus='[data-testid="size-road"]', everywhere=True),
+    )
+    phone.get_by_test_id("confirm-bets").click()
+    shots.group(
+        "the sic bo result", lambda: result_moment(rest, players, SICBO, [3, 4, 3], name="sicbo-result", out=out)
+    )
 
     # Blackjack: the player on box 3, another on box 5; the dealer deals until a decision waits.
     for page in players.values():
@@ -241,28 +353,56 @@ def run(browser: Browser, base: str, out: Path) -> None:
     expect(desk.get_by_test_id("box-3")).to_have_attribute("data-mine", "true")
     rest.call(OTHER, "POST", f"/tables/{BLACKJACK}/bets", {"box": 5, "main": 50})
     rest.call(DEALER, "POST", f"/tables/{BLACKJACK}/close-betting")
-    for card in ("KD", "7C", "9D", "6H", "8S", "5H", "4C", "3D", "2S"):
-        view = rest.call(PLAYER, "GET", f"/tables/{BLACKJACK}")["view"]
-        if view and view.get("turn"):
-            break
-        rest.call(DEALER, "POST", f"/tables/{BLACKJACK}/results", {"result": card})
+    cards = iter(("KD", "7C", "9D", "6H", "8S", "5H", "4C", "3D", "2S", "TH", "9C", "8D", "7H", "6S", "5C") * 4)
+    deal_until_decision(rest, cards)
     for page in players.values():
         expect(page.locator('[data-testid^="action-"]').first).to_be_visible()
     shoot(players, "blackjack", out, focus='[data-testid="action-stand"]')
+    shots.group("blackjack in zh-Hant and pt", lambda: in_languages(desk, "blackjack", out))
 
-    # The dealer's console on the live roulette table.
-    dealers: dict[str, Page] = {}
-    for size, viewport in SIZES.items():
-        phone = size == "phone"
-        context = browser.new_context(viewport=viewport, is_mobile=phone, has_touch=phone, locale="en-GB")
-        context.set_default_timeout(TIMEOUT_MS)
-        dealers[size] = context.new_page()
-        sign_in(dealers[size], base, DEALER, DEALER_PASSWORD)
-        join(dealers[size], ROULETTE)
-        expect(dealers[size].get_by_test_id("dealer-console")).to_be_visible()
-        dealers[size].get_by_test_id("dealer-result-input").fill("17")
-        dealers[size].get_by_test_id("dealer-void-reason").fill("the ball left the wheel")
-    shoot(dealers, "dealer", out, focus='[data-testid="dealer-console"]', everywhere=True)
+    def blackjack_result() -> None:
+        finish_blackjack(rest, cards)
+        ordered = dict(sorted(players.items(), key=lambda item: item[0] != "phone"))  # the phone first
+        for page in ordered.values():
+            expect(page.get_by_test_id("round-result")).to_be_visible()
+        shoot(ordered, "blackjack-result", out, focus='[data-testid="round-result"]')
+
+    shots.group("the blackjack result", blackjack_result)
+    # Its boards once a round is over: the shoe where the table deals from one (not under the demo's shuffler), the
+    # dealer's last hands.
+    board = '[data-testid="shoe"]' if desk.get_by_test_id("shoe").count() else '[data-testid="dealer-board"]'
+    shots.group("the blackjack boards", lambda: shoot(players, "blackjack-boards", out, focus=board, everywhere=True))
+
+    # The dealer's console on each live table, a bet down and the bell still to ring (blackjack: the round dealt to
+    # its first decision, the console naming the next card).
+    dealers = contexts(browser, base, DEALER, DEALER_PASSWORD)
+
+    def console(table: str, name: str, bet: dict[str, Any], entry: str | None) -> None:
+        rest.wait(table, "betting")
+        rest.call(OTHER, "POST", f"/tables/{table}/bets", bet)
+        for page in dealers.values():
+            if page.get_by_test_id("leave").count():
+                back_to_lobby(page)
+            join(page, table)
+            expect(page.get_by_test_id("dealer-console")).to_be_visible()
+            if entry is not None:
+                page.get_by_test_id("dealer-result-input").fill(entry)
+            page.get_by_test_id("dealer-void-reason").fill("the ball left the wheel" if table == ROULETTE else "")
+        shoot(dealers, name, out, focus='[data-testid="dealer-console"]', everywhere=True)
+
+    shots.group("the roulette dealer", lambda: console(ROULETTE, "dealer", {"type": "odd", "amount": 20}, "17"))
+    shots.group("the sic bo dealer", lambda: console(SICBO, "dealer-sicbo", {"type": "small", "amount": 20}, "146"))
+
+    def blackjack_dealer() -> None:
+        console(BLACKJACK, "dealer-blackjack", {"box": 2, "main": 50}, None)
+        rest.call(DEALER, "POST", f"/tables/{BLACKJACK}/close-betting")
+        for page in dealers.values():
+            expect(page.get_by_test_id("dealer-prompt")).to_have_attribute("data-expect", "card")
+            page.get_by_test_id("dealer-result-input").fill("QH")
+        shoot(dealers, "dealer-blackjack-deal", out, focus='[data-testid="dealer-console"]', everywhere=True)
+
+    shots.group("the blackjack dealer", blackjack_dealer)
+    shots.done()
 
 
 def main() -> None:

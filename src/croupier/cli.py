@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
+import signal
+import socket
 import sys
-from collections.abc import Callable
+import threading
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -16,6 +22,7 @@ from rich.table import Table
 from croupier import __version__, rulesdoc
 from croupier.errors import CroupierError, InvalidRules
 from croupier.games import GAMES, game, infer_game, load_rules
+from croupier.money import check_currency
 
 app = typer.Typer(
     name="croupier",
@@ -28,6 +35,8 @@ app.add_typer(rules_app, name="rules")
 
 console = Console()
 err_console = Console(stderr=True)
+DEMO_PROGRESS_SECONDS = 10.0
+"""The demo's offline part says it is still working after this long without a line."""
 
 GameArg = Annotated[str, typer.Argument(help=f"The game: {', '.join(GAMES)}.")]
 RulesOpt = Annotated[Path | None, typer.Option("--rules", help="A rules file (TOML or JSON).")]
@@ -174,6 +183,118 @@ def odds(name: GameArg, rules: RulesOpt = None, preset: PresetOpt = None, as_jso
     console.print(odds_rich_table(f"{g.title}: exact odds per unit staked", table_rows))
 
 
+def _fail_line(message: str) -> typer.Exit:
+    """Exit status 2 after ``message`` on standard error as one line (never wrapped at the terminal's width)."""
+    err_console.print(f"[red]Error:[/red] {escape(message)}", soft_wrap=True, highlight=False)
+    return typer.Exit(2)
+
+
+def _listen(host: str, port: int, choose: str) -> socket.socket:
+    """A socket listening on ``host``:``port`` (0: one the system picks) for the table server, taken before anything
+    else (the server's imports, the database, the demo's offline part), so that a port in use is one line on standard
+    error (exit status 2) saying how to ``choose`` another, and browsers that come early wait in its backlog until
+    the server answers."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does: a closed one's TIME_WAIT is fine
+        sock.bind((host, port))
+        sock.listen(2048)
+    except OSError as error:
+        sock.close()
+        if error.errno == errno.EADDRINUSE:
+            raise _fail_line(f"port {port} on {host} is already in use (another croupier?): {choose}.") from None
+        raise _fail_line(f"cannot listen on {host}:{port}: {error.strerror or error}.") from None
+    return sock
+
+
+def _browser_address(host: str, port: int) -> str:
+    """Where a browser on this machine finds a server listening on ``host``:``port`` (loopback for a wildcard)."""
+    host = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
+@contextlib.contextmanager
+def _interrupt_ends_process() -> Iterator[None]:
+    """Inside, Ctrl+C ends the process at once (SIGINT's default action: no traceback, no waiting for a long call in
+    C, such as numba's kernels, a compilation or a password hash, to return). For the demo's offline part and the
+    server's start-up, where nothing is half-written that a crash would not leave (the casino's process dies with
+    this one); while serving, uvicorn catches the signal, shuts down, then raises it again, which then ends the
+    process without the interpreter's slower teardown."""
+    if threading.current_thread() is not threading.main_thread():  # only the main thread may set a handler
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_DFL)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _numba_events() -> Any:
+    """numba's event API (None without the math extra: no kernels to compile)."""
+    try:
+        from numba.core import event
+    except ImportError:
+        return None
+    return event
+
+
+@contextlib.contextmanager
+def _demo_progress(out: Console, every: float = DEMO_PROGRESS_SECONDS) -> Iterator[None]:
+    """While inside, ``out`` says what is going on when numba starts compiling the exact analysis' kernels (on the
+    first run: about as long again as the analysis itself; they are cached for the next runs) and whenever it has
+    printed nothing for ``every`` seconds, so that a newcomer does not think the demo hung."""
+    from rich.console import RenderHook
+
+    last = [time.monotonic()]
+    started = last[0]
+    compiling = [0, False]  # kernels compiling now (a kernel compiles those it calls), whether one has been said
+    stop = threading.Event()
+
+    class Stamp(RenderHook):
+        def process_renderables(self, renderables: list[Any]) -> list[Any]:
+            last[0] = time.monotonic()
+            return renderables
+
+    def say(line: str) -> None:
+        out.print(line, highlight=False, soft_wrap=True, style="dim")
+
+    def watch() -> None:
+        while not stop.wait(0.5):
+            if time.monotonic() - last[0] >= every:
+                what = "numba is compiling the kernels (the first run only)" if compiling[0] else "computing"
+                say(f"  … still working ({time.monotonic() - started:.0f} s): {what}")
+
+    with contextlib.ExitStack() as stack:
+        events = _numba_events()
+        if events is not None:
+
+            class Compiling(events.Listener):  # type: ignore[misc,name-defined]
+                def on_start(self, _event: Any) -> None:
+                    if not compiling[1]:
+                        compiling[1] = True
+                        say(
+                            "  numba is compiling the exact analysis' kernels: the first run only (they are cached "
+                            "for the next), about a minute…"
+                        )
+                    compiling[0] += 1
+
+                def on_end(self, _event: Any) -> None:
+                    compiling[0] -= 1
+
+            stack.enter_context(events.install_listener("numba:compile", Compiling()))
+        out.push_render_hook(Stamp())
+        stack.callback(out.pop_render_hook)
+        watcher = threading.Thread(target=watch, name="demo-progress", daemon=True)
+        watcher.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            watcher.join()
+
+
 @app.command()
 def demo(
     rounds: Annotated[int, typer.Option(help="Rounds at each table.")] = 5,
@@ -181,11 +302,71 @@ def demo(
     seed: Annotated[
         int | None, typer.Option(help="Seed the players' choices (outcomes always come from the strong RNG).")
     ] = None,
+    *,
+    serve_after: Annotated[
+        bool,
+        typer.Option(
+            "--serve",
+            help="Then run the table server with the demo's accounts and tables (croupier serve --demo): the port "
+            "is checked and the browser's address printed first.",
+        ),
+    ] = False,
+    offline: Annotated[
+        bool,
+        typer.Option(
+            "--offline/--no-offline",
+            help="Play the sessions and print the odds (the default); --no-offline --serve starts the server at once.",
+        ),
+    ] = True,
+    host: Annotated[str, typer.Option(help="With --serve: the address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="With --serve: the port to listen on (make demo DEMO_PORT=…).")] = 8000,
+    seconds: Annotated[
+        float | None, typer.Option("--seconds", min=0.1, help="With --serve: stop after this many seconds.")
+    ] = None,
+    currency: Annotated[
+        str, typer.Option(envvar="CROUPIER_CURRENCY", help="With --serve: the currency the page shows (ISO 4217).")
+    ] = "MOP",
 ) -> None:
-    """Short sessions at a roulette, a sic bo and a blackjack table driven by the strong RNG, then the odds."""
+    """Short sessions at a roulette, a sic bo and a blackjack table driven by the strong RNG, then the odds; with
+    --serve (what make demo runs), then the table server with the demo's accounts and tables: its port taken and its
+    address printed first."""
     from croupier.demo import run_demo
 
-    run_demo(console, rounds=rounds, players=players, seed=seed)
+    if not serve_after:
+        if not offline:
+            raise _fail(ValueError("--no-offline leaves nothing to do without --serve"))
+        run_demo(console, rounds=rounds, players=players, seed=seed)
+        return
+    try:
+        check_currency(currency)
+    except ValueError as error:
+        raise _fail_line(f"--{error}") from None
+    other = 8080 if port != 8080 else 8081
+    choose = f"choose another, e.g. make demo DEMO_PORT={other} (croupier demo --serve --port {other})"
+    with _listen(host, port, choose) as sock, _interrupt_ends_process():
+        browser = _browser_address(host, sock.getsockname()[1])
+        if offline:
+            console.print(
+                f"The table server will open at [bold]{browser}[/bold] (open it in a browser) after short sessions "
+                "at each table and the exact odds below: a minute or so the first time, less after. Ctrl+C stops "
+                "everything.",
+                highlight=False,
+                soft_wrap=True,
+            )
+            with _demo_progress(console):
+                run_demo(console, rounds=rounds, players=players, seed=seed)
+        else:
+            console.print(f"The table server is starting at [bold]{browser}[/bold]. Ctrl+C stops it.", highlight=False)
+        try:
+            from croupier.server.compose import CannotStart, ServerConfig
+            from croupier.server.compose import serve as run_server
+        except ModuleNotFoundError as exc:
+            raise _fail(ValueError(f"croupier demo --serve needs the server extra ({exc.name} is missing)")) from None
+        config = ServerConfig(host=host, port=port, demo=True, seconds=seconds, currency=currency)
+        try:
+            run_server(config, say=lambda line: console.print(escape(line), highlight=False, soft_wrap=True), sock=sock)
+        except CannotStart as exc:
+            raise _fail_line(str(exc)) from None
 
 
 @app.command()
@@ -412,10 +593,17 @@ def serve(
             "otherwise: reset them with croupier admin reset-password).",
         ),
     ] = False,
+    currency: Annotated[
+        str,
+        typer.Option(
+            envvar="CROUPIER_CURRENCY",
+            help="The currency the page shows every amount in (ISO 4217, e.g. MOP, HKD; default MOP).",
+        ),
+    ] = "MOP",
 ) -> None:
     """Run the table service over HTTP and WebSocket (migrating the database first; OpenAPI at /openapi.json)."""
     try:
-        from croupier.server.compose import CannotStart, ServerConfig
+        from croupier.server.compose import CannotStart, ServerConfig, check
         from croupier.server.compose import serve as run_server
     except ModuleNotFoundError as exc:
         raise _fail(ValueError(f"croupier serve needs the server extra ({exc.name} is missing)")) from None
@@ -430,11 +618,20 @@ def serve(
         casino_process=casino_process,
         manual_clock=manual_clock,
         allow_demo_passwords=allow_demo_passwords,
+        currency=currency,
     )
     try:
-        run_server(config, say=lambda line: console.print(escape(line), highlight=False, soft_wrap=True))
+        check(config)
     except CannotStart as exc:
-        raise _fail(exc) from None
+        raise _fail_line(str(exc)) from None
+    with _listen(host, port, "choose another with --port") as sock:  # before the database opens
+        try:
+            with _interrupt_ends_process():
+                run_server(
+                    config, say=lambda line: console.print(escape(line), highlight=False, soft_wrap=True), sock=sock
+                )
+        except CannotStart as exc:
+            raise _fail_line(str(exc)) from None
 
 
 admin_app = typer.Typer(help="Bootstrap accounts and money on the server's database.", no_args_is_help=True)

@@ -15,6 +15,15 @@ from croupier.statute import LIMITS
 
 DEFAULT_MIN_BET = 2
 DEFAULT_MAX_BET = 1_000_000
+DEFAULT_CURRENCY = "MOP"
+"""The currency amounts are shown in when a deployment names none (Macau's pataca)."""
+
+
+def check_currency(code: str) -> str:
+    """``code`` if it is an ISO 4217 currency code (three capital letters), else ``ValueError`` naming it."""
+    if not (len(code) == 3 and code.isascii() and code.isalpha() and code.isupper()):
+        raise ValueError(f"currency {code!r} is not an ISO 4217 code (three capital letters, e.g. MOP or HKD).")
+    return code
 
 
 def is_amount(value: object) -> bool:

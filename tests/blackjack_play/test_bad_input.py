@@ -385,8 +385,8 @@ def test_insurance_when_its_minimum_is_above_the_cap() -> None:
     rnd.close_betting()
     q = rnd.pending
     assert q is not None and (q.kind, q.actions, q.max_insurance) == ("offer", ("decline",), 5)
-    refused(rnd, lambda: rnd.act("insurance"), IllegalAction, LIMITS, "minimum 10", "limit 5")
-    refused(rnd, lambda: rnd.insure(5), IllegalAction, LIMITS, "minimum 10")
+    refused(rnd, lambda: rnd.act("insurance"), BetRejected, LIMITS, "minimum 10", "limit 5")
+    refused(rnd, lambda: rnd.insure(5), BetRejected, LIMITS, "minimum 10")
     rnd.act("decline")
 
 
@@ -419,7 +419,11 @@ def test_every_wrong_answer_is_refused_and_changes_nothing(
         ]
         if q.hand is not None:
             wrong.append((OutOfTurn, {"action": q.actions[0], "hand": q.hand + 1}))
-        wrong += [(IllegalAction, {"action": a}) for a in ALL_ACTIONS if a not in q.actions]
+        # Insuring an offer whose cap is below the insurance minimum (it lists only "decline") is a refused bet.
+        unlisted = BetRejected if q.kind == "offer" and q.hand is None else IllegalAction
+        wrong += [
+            (unlisted if a == "insurance" else IllegalAction, {"action": a}) for a in ALL_ACTIONS if a not in q.actions
+        ]
         if "insurance" in q.actions:
             wrong.append((BetRejected, {"action": "insurance", "amount": q.max_insurance + rules.chip_unit}))
             if insurance_amounts(rules, q)[0] > rules.chip_unit:

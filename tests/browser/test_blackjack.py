@@ -12,7 +12,17 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
-from browser.support import DEALER, SHOWN, check_ledger, expect_balance, join, report, settled_round, sign_in
+from browser.support import (
+    DEALER,
+    SHOWN,
+    assert_accessible,
+    check_ledger,
+    expect_balance,
+    join,
+    report,
+    settled_round,
+    sign_in,
+)
 from server.support import Server
 
 pytestmark = pytest.mark.browser
@@ -40,6 +50,7 @@ def test_rng_round(live: Server, page: Page) -> None:
     live.add_account("bea", credit=1_000)
     sign_in(page, live, "bea")
     join(page, "bj-rng")
+    assert_accessible(page, "blackjack (RNG): betting")
     stake = bet_box(page, 2)
     expect_balance(page, 1_000 - stake)
     live.run_out("bj-rng")  # the bell and the deal
@@ -56,6 +67,7 @@ def test_rng_round(live: Server, page: Page) -> None:
                 page.get_by_test_id(f"action-{answer}").click(timeout=2_000)
         time.sleep(0.1)  # polling for the next decision or the settlement, not an assertion
     expect(page.get_by_test_id("dealer-hand")).not_to_have_attribute("data-total", "")
+    assert_accessible(page, "blackjack (RNG): the result")
     wallet = live.wallet("bea")
     assert wallet - 1_000 == sum(settled_round(live, "bj-rng", "bea")["nets"].values())
     expect_balance(page, wallet)
@@ -77,6 +89,7 @@ def test_live_round_with_insurance_and_a_split(live: Server, page: Page) -> None
     insurance = page.get_by_test_id("action-insurance")
     expect(insurance).to_be_visible(timeout=SHOWN)
     expect(page.get_by_test_id("action-decline")).to_be_visible()
+    assert_accessible(page, "blackjack (live): the insurance offer")
     insurance.click()  # the amount offered: half the stake
     expect_balance(page, 1_000 - stake - stake // 2)
 
@@ -94,6 +107,7 @@ def test_live_round_with_insurance_and_a_split(live: Server, page: Page) -> None
     assert abs(a["y"] - b["y"]) < a["height"] / 2, (a, b)  # side by side, not stacked
     assert a["x"] + a["width"] <= b["x"] + 1 or b["x"] + b["width"] <= a["x"] + 1, (a, b)
 
+    assert_accessible(page, "blackjack (live): the split hands")
     page.get_by_test_id("action-stand").click()  # the first hand stands on 18
     report(live, "bj-live", "9C")  # the second hand's second card: 17
     expect(second).to_have_attribute("data-total", "17")
@@ -104,6 +118,8 @@ def test_live_round_with_insurance_and_a_split(live: Server, page: Page) -> None
     expect(page.locator('[data-testid="hand-1-0"][data-result]')).to_have_count(1, timeout=SHOWN)
     expect(page.get_by_test_id("dealer-hand")).to_have_attribute("data-total", "18")
     expect(page.get_by_test_id("hand-1-1")).to_have_attribute("data-total", "17")
+    expect(page.get_by_test_id("round-net")).to_have_attribute("data-net", str(-stake - stake // 2), timeout=SHOWN)
+    assert_accessible(page, "blackjack (live): the result moment")
     # 18 against 18 pushes, 17 loses its stake, the insurance loses (no dealer blackjack).
     wallet = live.wallet("lee")
     assert wallet == 1_000 - stake - stake // 2

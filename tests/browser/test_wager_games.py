@@ -8,11 +8,20 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from browser.support import SHOWN, check_ledger, expect_balance, join, settled_round, sign_in, spot
-from server.support import Server
+from server.support import ADMIN, Server
 
 pytestmark = pytest.mark.browser
 
 ROUND = 30_000  # the bell, the draw and the settlement shown, with room to spare
+
+
+def window_open(live: Server, page: Page, table: str) -> None:
+    """The table takes bets: a finished round's result moment (``result_display_seconds``) left by an earlier test
+    on the same table is run out, and the page shows the betting window."""
+    view = live.client.get(f"/api/tables/{table}", headers=live.login(ADMIN)).json()
+    if view["status"] in ("settled", "voided"):
+        live.run_out(table)
+    expect(page.get_by_test_id("phase")).to_have_attribute("data-phase", "betting")
 
 
 def pick_chip(page: Page, preferred: int = 10) -> int:
@@ -35,6 +44,7 @@ def test_roulette_round(live: Server, page: Page) -> None:
     live.add_account("rita", credit=1_000)
     sign_in(page, live, "rita")
     join(page, "ro-rng")
+    window_open(live, page, "ro-rng")
     chip = pick_chip(page)
     spot(page, "straight", numbers="17").click()
     spot(page, "red").click()
@@ -54,13 +64,20 @@ def test_roulette_round(live: Server, page: Page) -> None:
     assert sum(nets_shown(page)) == wallet - 1_000 == sum(record["nets"].values())
     expect_balance(page, wallet)
     expect(page.get_by_test_id("last-results").locator(f'[data-number="{pocket}"]').first).to_be_visible()
+    moment = page.get_by_test_id("result-moment")  # the result stays until the next window opens
+    expect(moment.get_by_test_id("moment-number")).to_have_attribute("data-number", str(pocket))
+    expect(moment).to_have_attribute("data-net", str(wallet - 1_000))
     check_ledger(live, "rita")
+    live.run_out("ro-rng")
+    expect(page.get_by_test_id("phase")).to_have_attribute("data-phase", "betting")
+    expect(moment).to_be_hidden()
 
 
 def test_sicbo_round(live: Server, page: Page) -> None:
     live.add_account("sam", credit=1_000)
     sign_in(page, live, "sam")
     join(page, "sb-rng")
+    window_open(live, page, "sb-rng")
     chip = pick_chip(page)
     spot(page, "big").click()
     spot(page, "total", values="10").click()
@@ -76,4 +93,10 @@ def test_sicbo_round(live: Server, page: Page) -> None:
     wallet = live.wallet("sam")
     assert sum(nets_shown(page)) == wallet - 1_000 == sum(record["nets"].values())
     expect_balance(page, wallet)
+    moment = page.get_by_test_id("result-moment")
+    expect(moment.get_by_test_id("moment-dice")).to_have_attribute("data-dice", ",".join(map(str, dice)))
+    expect(moment).to_have_attribute("data-net", str(wallet - 1_000))
     check_ledger(live, "sam")
+    live.run_out("sb-rng")
+    expect(page.get_by_test_id("phase")).to_have_attribute("data-phase", "betting")
+    expect(moment).to_be_hidden()

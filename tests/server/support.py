@@ -161,6 +161,8 @@ class InProcessApi:
         body = {"table_id": table, "game": game, "betting_seconds": 10, **options}
         if options.get("live"):
             body.setdefault("dealers", ["dee"])  # dealers belong to tables (issue 13)
+        # The tests of other things play round after round: no result moment unless a test asks for one (issue 14).
+        body.setdefault("result_display_seconds", 0)
         r = self.client.post("/api/tables", json=body, headers=self.login("boss"))
         assert r.status_code == 201, r.text
 

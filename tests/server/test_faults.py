@@ -272,6 +272,7 @@ class Sequence:
                 "game": self.game,
                 "betting_seconds": BETTING_SECONDS,
                 "decision_seconds": DECISION_SECONDS,
+                "result_display_seconds": 0,  # rounds follow one another at once (no result moment)
             }
             r = proc.call("POST", "/api/tables", json=table, headers=self.auth(ADMIN))
             assert r.status_code == 201, r.text

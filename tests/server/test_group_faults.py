@@ -91,7 +91,12 @@ class Life:
                 r = proc.call("POST", "/api/login", json={"username": name, "password": PASSWORD})
                 assert r.status_code == 200, r.text
                 self.tokens[name] = r.json()["token"]  # stored: it outlives the restarts
-            table = {"table_id": TABLE, "game": "roulette", "betting_seconds": BETTING_SECONDS}
+            table = {
+                "table_id": TABLE,
+                "game": "roulette",
+                "betting_seconds": BETTING_SECONDS,
+                "result_display_seconds": 0,
+            }
             r = proc.call("POST", "/api/tables", json=table, headers=self.auth(ADMIN))
             assert r.status_code == 201, r.text
         finally:

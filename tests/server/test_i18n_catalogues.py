@@ -29,12 +29,37 @@ CORE_PREFIXES = {"app", "header", "role", "conn", "login", "lobby", "game", "pha
 CORE_PREFIXES |= {"rules", "recall"}
 
 
-def catalogue(module: str, lang: str) -> dict[str, str]:
+PLURAL_FORMS = frozenset({"zero", "one", "two", "few", "many", "other"})
+
+
+def is_message(value: object) -> bool:
+    """A catalogue value: a non-empty text, or plural forms (Intl.PluralRules categories, "other" required)."""
+    if isinstance(value, str):
+        return bool(value)
+    return (
+        isinstance(value, dict)
+        and "other" in value
+        and set(value) <= PLURAL_FORMS
+        and all(isinstance(v, str) and v for v in value.values())
+    )
+
+
+def text(value: str | dict[str, str]) -> str:
+    """A message's text, its plural forms joined (to search them all)."""
+    return value if isinstance(value, str) else " | ".join(value.values())
+
+
+def placeholders(value: str | dict[str, str]) -> set[str]:
+    """The ``{name}`` placeholders of a message (of all its plural forms: "one" may leave out the count)."""
+    return set(PLACEHOLDER.findall(text(value)))
+
+
+def catalogue(module: str, lang: str) -> dict[str, Any]:
     path = WEB / "i18n" / f"{module}.{lang}.json"
     if not path.exists():
         return {}
     data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    assert all(isinstance(k, str) and isinstance(v, str) and v for k, v in data.items()), path
+    assert all(isinstance(k, str) and is_message(v) for k, v in data.items()), path
     return data
 
 
@@ -56,10 +81,10 @@ def test_each_catalogue_has_the_same_keys_and_placeholders_in_every_language(mod
     for lang in LANGS[1:]:
         other = catalogue(module, lang)
         assert set(other) == set(english), (module, lang, set(other) ^ set(english))
-        for key, text in english.items():
-            assert set(PLACEHOLDER.findall(other[key])) == set(PLACEHOLDER.findall(text)), (module, lang, key)
+        for key, message in english.items():
+            assert placeholders(other[key]) == placeholders(message), (module, lang, key)
     chinese = catalogue(module, "zh-Hant")
-    assert sum(bool(HAN.search(v)) for v in chinese.values()) > len(chinese) // 2  # really translated
+    assert sum(bool(HAN.search(text(v))) for v in chinese.values()) > len(chinese) // 2  # really translated
 
 
 def test_the_catalogues_use_the_macau_terms() -> None:
@@ -69,7 +94,7 @@ def test_the_catalogues_use_the_macau_terms() -> None:
     assert zh["sicbo.bet.big"] == "大" and zh["sicbo.bet.small"] == "小"
     assert zh["sicbo.parity.odd"] == "單" and zh["sicbo.parity.even"] == "雙"
     assert zh["role.dealer"] == "荷官"
-    assert pt["game.roulette"] == "Roleta" and "aposta" in pt["bet.placed"]
+    assert pt["game.roulette"] == "Roleta" and "aposta" in text(pt["bet.placed"])
 
 
 def test_every_key_the_scripts_use_exists() -> None:
@@ -108,7 +133,7 @@ def test_every_key_built_from_server_data_exists() -> None:
         for line in info["text"]:
             wanted.add(line["key"])
             en = catalogue(game, "en")[line["key"]]
-            assert set(PLACEHOLDER.findall(en)) <= set(line["params"]), line
+            assert placeholders(en) <= set(line["params"]), line
     wanted.add("rules.option")
     for lang in LANGS:
         missing = sorted(wanted - every_key(lang))
@@ -158,9 +183,9 @@ def test_every_blackjack_rule_sentence_exists() -> None:
         for line in rules_info("blackjack", rules)["text"]:
             seen.add(line["key"])
             for lang in LANGS:
-                text = catalogue("blackjack", lang).get(line["key"])
-                assert text, (lang, line["key"])
-                assert set(PLACEHOLDER.findall(text)) <= set(line["params"]), (lang, line)
+                message = catalogue("blackjack", lang).get(line["key"])
+                assert message, (lang, line["key"])
+                assert placeholders(message) <= set(line["params"]), (lang, line)
     assert "blackjack.rule.paytables" in seen
     choices = {
         "dealing_device": bj.DealingDevice,

@@ -11,7 +11,14 @@ from server.support import ADMIN, Server, assert_error
 
 
 def _open(server: Server, table: str, game: str, **options: Any) -> None:
-    body = {"table_id": table, "game": game, "betting_seconds": 10, "decision_seconds": 20, **options}
+    body = {
+        "table_id": table,
+        "game": game,
+        "betting_seconds": 10,
+        "decision_seconds": 20,
+        "result_display_seconds": 0,
+        **options,
+    }
     r = server.client.post("/api/tables", json=body, headers=server.login(ADMIN))
     assert r.status_code == 201, r.text
 

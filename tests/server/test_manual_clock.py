@@ -40,7 +40,7 @@ def test_a_server_started_normally_has_no_testing_route(plain_server: Server) ->
 def test_the_manual_clock_moves_only_when_told(thread_server: Server) -> None:
     server = thread_server
     server.add_account("tia", credit=1000)
-    body = {"table_id": "mc", "game": "roulette", "betting_seconds": 5}
+    body = {"table_id": "mc", "game": "roulette", "betting_seconds": 5, "result_display_seconds": 0}
     r = server.client.post("/api/tables", json=body, headers=server.login(ADMIN))
     assert r.status_code == 201, r.text
     r = server.client.post("/api/tables/mc/bets", json={"type": "red", "amount": 10}, headers=server.as_("tia"))

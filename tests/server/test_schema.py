@@ -59,6 +59,7 @@ def ok(response: httpx.Response, status: int = 200) -> Any:
 def open_table(server: Server, table: str, game: str, **options: Any) -> None:
     rules = BLACKJACK_RULES if game == "blackjack" else None
     body = {"table_id": table, "game": game, "rules": rules, "betting_seconds": 1, "decision_seconds": 0.5, **options}
+    body.setdefault("result_display_seconds", 0)  # rounds follow one another at once (no result moment)
     ok(server.client.post("/api/tables", json=body, headers=server.login(ADMIN)), 201)
 
 

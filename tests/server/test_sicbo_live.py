@@ -46,7 +46,14 @@ BETS = [
 
 
 def _open(server: Server, table: str, **options: Any) -> None:
-    body = {"table_id": table, "game": "sicbo", "betting_seconds": 10, "decision_seconds": 20, **options}
+    body = {
+        "table_id": table,
+        "game": "sicbo",
+        "betting_seconds": 10,
+        "decision_seconds": 20,
+        "result_display_seconds": 0,
+        **options,
+    }
     r = server.client.post("/api/tables", json=body, headers=server.login(ADMIN))
     assert r.status_code == 201, r.text
 

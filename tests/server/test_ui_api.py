@@ -134,6 +134,54 @@ def test_sicbo_and_blackjack_rules(api: Api) -> None:
     assert len({t["key"] for t in bj["text"]}) == len(bj["text"])
 
 
+def _bj_keys(api: Api, table: str, rules: dict[str, Any]) -> tuple[set[str], dict[str, Any]]:
+    api.open(table, "blackjack", rules=rules)
+    info = api.get(f"/api/tables/{table}/rules")
+    return {t["key"] for t in info["text"]}, info
+
+
+def test_blackjack_rules_say_only_what_applies_at_the_table(api: Api) -> None:
+    """Issue 14 item 8: no cut card under a shuffler, no hole-card check in procedure 1, no Sevens text where Sevens
+    is not offered; each of those sentences is there where it applies. ``options`` keeps every option."""
+    statute, info = _bj_keys(api, "b1", {"preset": "statute"})
+    assert "blackjack.rule.cards_behind_cut" in statute  # a shoe has a cut card
+    assert not any(k.startswith("blackjack.rule.peek.") for k in statute)  # procedure 1: no hole card
+    assert not any(k.startswith("blackjack.rule.sevens_") for k in statute)  # Any Pair only
+    assert "blackjack.rule.any_pair_after_split.new_stake" in statute
+    assert "blackjack.rule.burn_before_dealer_second_card.no" in statute
+    assert {"peek", "sevens_third_card", "sevens_mixed_triple"} <= {o["name"] for o in info["options"]}
+
+    shuffler, _ = _bj_keys(api, "b2", {"preset": "macau-typical"})
+    assert "blackjack.rule.dealing_device.shuffler" in shuffler
+    assert not any(k.startswith("blackjack.rule.cards_behind_cut") for k in shuffler)
+
+    hole, _ = _bj_keys(api, "b3", {"procedure": 3, "side_bets_offered": ["sevens", "any_pair"]})
+    assert "blackjack.rule.peek.yes" in hole
+    assert {"blackjack.rule.sevens_third_card.after_split", "blackjack.rule.sevens_mixed_triple.two_card_pay"} <= hole
+    assert "blackjack.rule.one_side_bet_per_box.yes" in hole
+    assert not any(k.startswith("blackjack.rule.burn_before_dealer_second_card") for k in hole)  # a hole card
+    # With the peek, a dealer blackjack is known before anyone doubles or splits.
+    assert not any(k.startswith("blackjack.rule.lose_original_only_on_double") for k in hole)
+    assert not any(k.startswith("blackjack.rule.busted_stakes_on_dealer_blackjack") for k in hole)
+
+    none, _ = _bj_keys(api, "b4", {"side_bets_offered": []})
+    assert "blackjack.rule.side_bets_offered.none" in none
+    assert not any(k.startswith(("blackjack.rule.any_pair_", "blackjack.rule.one_side_bet")) for k in none)
+
+
+def test_blackjack_paytable_names_the_main_games_payments(api: Api) -> None:
+    """The paytable lists a blackjack 3 to 2 always, the five-card payment 1 to 2 (BJ 19) and the special bonus
+    (BJ 15) only where the table pays them."""
+    _, info = _bj_keys(api, "b1", {"preset": "statute"})
+    pays = info["paytable"]
+    assert pays["main"] == 1 and pays["insurance"] == 2 and pays["any_pair"] == 11
+    assert pays["blackjack"] == "3/2" and pays["five_card"] == "1/2" and pays["special_bonus"] == 3
+    _, info = _bj_keys(api, "b2", {"five_card_payment": False, "special_bonus": False})
+    assert info["paytable"]["blackjack"] == "3/2"
+    assert "five_card" not in info["paytable"] and "special_bonus" not in info["paytable"]
+    assert {b["kind"] for b in info["bets"]} == {"main", "insurance", "any_pair"}  # bet kinds, not payments
+
+
 def test_rules_refusals(api: Api) -> None:
     api.open("r1", "roulette")
     assert_error(api.client.get("/api/tables/r1/rules"), 401, "unauthenticated")
@@ -145,7 +193,7 @@ def test_rules_refusals(api: Api) -> None:
 
 
 def test_roulette_history_newest_first_with_hot_and_cold(api: Api, script: Pockets) -> None:
-    api.open("r1", "roulette")
+    api.open("r1", "roulette", result_display_seconds=0)
     for pocket in (17, 0, 17, 32):
         script.pockets.append(pocket)
         api.bet("r1", {"type": "red", "amount": 10})
@@ -157,11 +205,16 @@ def test_roulette_history_newest_first_with_hot_and_cold(api: Api, script: Pocke
     assert stats["count"] == 4 and stats["hot"][0] == 17 and stats["numbers"]["17"] == 2
     assert stats["colour_pct"] == {"red": 25, "black": 50, "green": 25}
     assert 1 in stats["cold"]
+    # 17, 0, 17, 32: zero is neither low nor high, in no dozen and no column (RO 8).
+    assert stats["parity_pct"] == {"odd": 50, "even": 25}
+    assert stats["half_pct"] == {"low": 50, "high": 25}
+    assert stats["dozen_pct"] == {"1": 0, "2": 50, "3": 25}
+    assert stats["column_pct"] == {"1": 0, "2": 75, "3": 0}
     assert [r["pocket"] for r in api.get("/api/tables/r1/history", "dee", last=2)["results"]] == [32, 17]
 
 
 def test_sicbo_history_sizes_and_hot_totals(api: Api, script: Pockets) -> None:
-    api.open("s1", "sicbo")
+    api.open("s1", "sicbo", result_display_seconds=0)
     for dice in ((1, 2, 3), (6, 6, 6), (4, 5, 6), (1, 2, 3)):
         script.rolls.append(dice)
         api.bet("s1", {"type": "big", "amount": 10})
@@ -173,6 +226,32 @@ def test_sicbo_history_sizes_and_hot_totals(api: Api, script: Pockets) -> None:
     stats = history["stats"]
     assert stats["size_pct"] == {"big": 25, "small": 50, "triple": 25}
     assert stats["hot_totals"][0] == 6 and stats["totals"]["6"] == 2
+    assert stats["triples"] == 1
+
+
+def test_sicbo_bead_roads_fill_columns_oldest_first(api: Api, script: Pockets) -> None:
+    """The big/small and odd/even roads of a Macau result display: six cells a column, top to bottom, the oldest
+    roll first; a triple is marked on both roads (on the big/small road it is its own value, SB 7)."""
+    api.open("s1", "sicbo", result_display_seconds=0)
+    rolls = [(1, 1, 2), (6, 5, 4), (3, 3, 3), (1, 2, 4), (2, 2, 3), (6, 6, 5), (5, 5, 1), (2, 3, 4)]
+    for dice in rolls:
+        script.rolls.append(dice)
+        api.bet("s1", {"type": "small", "amount": 10})
+        api.tick(11)
+    stats = api.get("/api/tables/s1/history", last=7)["stats"]
+    assert stats["count"] == 7 and stats["road_rows"] == 6
+    size = stats["size_road"]
+    assert [len(column) for column in size] == [6, 1]  # the seven newest rolls: (6, 5, 4) … (2, 3, 4)
+    assert [c["value"] for c in size[0]] == ["big", "triple", "small", "small", "big", "big"]
+    assert [c["total"] for c in size[0]] == [15, 9, 7, 7, 17, 11]
+    assert [c["triple"] for c in size[0]] == [False, True, False, False, False, False]
+    assert size[1] == [{"round": size[1][0]["round"], "value": "small", "total": 9, "triple": False}]
+    parity = stats["parity_road"]
+    assert [c["value"] for column in parity for c in column] == ["odd", "odd", "odd", "odd", "odd", "odd", "odd"]
+    assert [c["triple"] for column in parity for c in column] == [False, True, False, False, False, False, False]
+    history = api.get("/api/tables/s1/history", last=7)
+    assert [c["round"] for column in size for c in column] == [r["round"] for r in reversed(history["results"])]
+    assert stats["triples"] == 1
 
 
 def test_history_refusals(api: Api) -> None:

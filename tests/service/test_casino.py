@@ -7,11 +7,12 @@ from __future__ import annotations
 import contextlib
 import copy
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
 
-from croupier.errors import BetRejected, IllegalAction, InvalidRules, OutOfTurn
+from croupier.errors import BetRejected, IllegalAction, InvalidInput, InvalidRules, OutOfTurn
 from croupier.replay.blackjack import round_output
 from croupier.replay.core import replay
 from croupier.service.accounts import Forbidden
@@ -321,6 +322,61 @@ class CasinoContract:
         assert world.ledger.wallet("ana") == 10_000
         assert [a.detail["status"] for a in world.store.audit() if a.action == "recovery"] == ["voided"]
         world.check()
+
+    # -- the result moment (issue 14) ------------------------------------------------------------------------------
+
+    def test_a_settled_result_stays_on_the_table_for_its_pause_then_the_next_window_opens(self, world: World) -> None:
+        c, ana = world.casino, world.users["ana"]
+        world.fund("ana")
+        c.open_table(world.admin, table_id="P1", game="roulette", betting_seconds=10, result_display_seconds=6)
+        c.place_bet(ana, "P1", {"type": "red", "amount": 100}, "p1")
+        world.clock.advance(seconds=10)
+        events = world.casino.tick()
+        assert [e["type"] for e in events] == ["betting_closed", "result", "settled"]
+        view = c.table_view(ana, "P1")
+        assert (view["round"], view["status"], view["result_display_seconds"]) == ("P1.1", "settled", 6.0)
+        assert view["deadline"] == (world.clock.now + timedelta(seconds=6)).isoformat()
+        assert [r["round"] for r in view["recent"]] == ["P1.1"]
+        # No bet in the pause (RO 3): refused, nothing held.
+        refused(world, lambda: c.place_bet(ana, "P1", {"type": "red", "amount": 10}, "p2"), IllegalAction)
+        refused(world, lambda: c.void(world.admin, "P1", "too late"), IllegalAction)
+        assert c.due(world.clock.now + timedelta(seconds=5.9)) == []
+        world.clock.advance(seconds=6)
+        assert c.due() == ["P1"]
+        events = world.casino.tick()
+        assert [e["type"] for e in events] == ["betting_open"]
+        view = c.table_view(ana, "P1")
+        assert (view["round"], view["status"]) == ("P1.2", "betting")
+        assert view["deadline"] == (world.clock.now + timedelta(seconds=10)).isoformat()
+        c.place_bet(ana, "P1", {"type": "red", "amount": 10}, "p3")
+        world.check()
+
+    def test_a_void_pauses_too_and_a_table_without_a_pause_opens_at_once(self, world: World) -> None:
+        c, ana = world.casino, world.users["ana"]
+        world.fund("ana")
+        c.open_table(world.admin, table_id="P2", game="sicbo", result_display_seconds=3)
+        c.place_bet(ana, "P2", {"type": "big", "amount": 100}, "v1")
+        c.void(world.admin, "P2", "a test")
+        view = c.table_view(ana, "P2")
+        assert (view["round"], view["status"]) == ("P2.1", "voided")
+        assert world.ledger.wallet("ana") == 10_000
+        assert [e["type"] for e in world.wait(3)] == ["betting_open"]
+        c.open_table(world.admin, table_id="P3", game="sicbo")  # the service's default: no pause
+        c.place_bet(ana, "P3", {"type": "big", "amount": 100}, "v2")
+        assert [e["type"] for e in world.wait(16)] == ["betting_closed", "result", "settled", "betting_open"]
+        world.check()
+
+    def test_the_pause_survives_a_restart_and_bad_pauses_are_refused(self, world: World) -> None:
+        c = world.casino
+        for bad in (-1, 61, True, "5", float("nan")):
+            refused(
+                world,
+                lambda bad=bad: c.open_table(world.admin, table_id="P4", game="roulette", result_display_seconds=bad),
+                InvalidInput,
+            )
+        c.open_table(world.admin, table_id="P4", game="blackjack", result_display_seconds=4.5)
+        world.restart()
+        assert world.casino.table_view(world.admin, "P4")["result_display_seconds"] == 4.5
 
 
 def bet(game: str, amount: int) -> dict[str, Any]:

@@ -29,7 +29,7 @@ def head() -> str | None:
 # alembic's comparison trips over SQLAlchemy 2.1's PostgreSQL reflection with a harmless warning
 @pytest.mark.filterwarnings("ignore:Can't validate argument 'dialect_options'")
 def test_upgrade_from_empty_gives_the_models_schema(engine: Engine) -> None:
-    assert current_revision(engine) == head() == "0005"
+    assert current_revision(engine) == head() == "0006"
     with engine.connect() as connection:
         context = MigrationContext.configure(connection, opts={"compare_type": True, "compare_server_default": True})
         assert compare_metadata(context, Base.metadata) == []

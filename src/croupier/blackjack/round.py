@@ -21,7 +21,8 @@ source. A random shoe never refuses a card and takes no restore point.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, TypedDict, TypeVar
 
 from croupier.blackjack import settlement, sidebets
 from croupier.blackjack.box import Bettor, Box
@@ -37,6 +38,7 @@ from croupier.blackjack.operations import (
     BoxOutcome,
     Burned,
     CardVoided,
+    Dealt,
     Decision,
     HandOutcome,
     HoleCardTurned,
@@ -51,6 +53,7 @@ from croupier.blackjack.operations import (
     dealt,
     play_question,
 )
+from croupier.blackjack.probe import ProbeDone
 from croupier.blackjack.rules import (
     AnyPairAfterSplit,
     BlackjackRules,
@@ -77,6 +80,18 @@ class Who(TypedDict, total=False):
     box: int
     player: str
     hand: int
+
+
+@dataclass(frozen=True)
+class NextCard:
+    """Where the next card out of the shoe goes (:meth:`BlackjackRound.next_card`): ``burn`` (BJ 4), a ``box``'s
+    hand (``box``, ``hand``; ``face_up`` False for a face-down card, procedure 1), the ``dealer``'s face-up card,
+    or the dealer's face-down ``hole`` card (procedure 3, a dealing box)."""
+
+    to: Literal["burn", "box", "dealer", "hole"]
+    box: int | None = None
+    hand: int | None = None
+    face_up: bool = True
 
 
 T = TypeVar("T")
@@ -156,6 +171,52 @@ class BlackjackRound:
     def dealer_total(self) -> int:
         """The dealer's total so far."""
         return best_total(self.dealer)[0] if self.dealer else 0
+
+    def next_card(self, answer: str | None = None, *, amount: int | None = None) -> NextCard | None:
+        """Where the next card the shoe must give goes, on a table whose cards come from outside (a scripted
+        source, a card reader or a dealer: the cards already given come first): for a live table's dealer.
+
+        In the betting phase, the card of the deal that closing betting starts (the burns BJ 4.1-4.2, one card to
+        each box from the dealer's left, the dealer's up card, the second cards, the hole card: BJ 5.1-5.2). With a
+        question pending, the card answering it with ``answer`` (and ``amount``, as :meth:`act`) draws: a hit or
+        a double (BJ 6.4, BJ 17.2), a split hand's second card (BJ 16), the dealer's cards after the last
+        decision (BJ 6.1). None when that step needs no further card, when a question waits and ``answer`` is
+        None (the card depends on the answer), or when the round is over. Nothing changes: the step is tried and
+        undone (:meth:`BlackjackTable.probing`). Raises as :meth:`verify_close_betting` or :meth:`verify` would,
+        and ``IllegalAction`` for a random shoe, which deals by itself.
+        """
+        if self.is_over:
+            return None
+        step: Callable[[], object]
+        if self.phase is _BETTING:
+            if answer is not None:
+                raise IllegalAction(f"{answer!r}: the cards are not dealt yet.", rule="BJ 5.1")
+            self.verify_close_betting()
+            step = self._close_betting
+        elif answer is None or not self._questions:
+            return None
+        else:
+            q = self.verify(answer, amount=amount)
+            step = lambda: self._act(q, answer, amount)  # noqa: E731 - a one-line trial step
+        saved, draw = self._save(), self._draw
+        op: object = None
+        with self.table.probing(self.operations) as probe:
+            try:
+                step()
+            except ProbeDone:
+                pass
+            finally:
+                if probe.at is not None and probe.at < len(self.operations):
+                    op = self.operations[probe.at]
+                self._restore(saved)
+                self._draw = draw
+        if isinstance(op, Burned):
+            return NextCard("burn", face_up=False)
+        if isinstance(op, Dealt):
+            if op.box is None:
+                return NextCard("dealer") if op.face_up else NextCard("hole", face_up=False)
+            return NextCard("box", op.box, op.hand, op.face_up)
+        return None
 
     # == betting =================================================================================================
 
@@ -594,13 +655,6 @@ class BlackjackRound:
         if action not in q.actions and not (action == "insurance" and insurance_offer):
             raise IllegalAction(self._why_not(action, q), rule=self._rule_of(action, q))
         if action == "insurance":
-            if "insurance" not in q.actions:
-                low = self.rules.min_stake("insurance")
-                raise IllegalAction(
-                    f"{q.player} cannot insure at box {q.box}: the insurance minimum {low} is above the limit "
-                    f"{q.max_insurance} ({self.rules.insurance_limit} of the main bet, BJ 12.1).",
-                    rule=LIMITS,
-                )
             self._verify_insurance(q, amount)
         elif amount is not None and action in _STAKE_ACTIONS:
             if isinstance(amount, bool) or not isinstance(amount, int):
@@ -613,11 +667,19 @@ class BlackjackRound:
         return q
 
     def _verify_insurance(self, q: Decision, amount: object) -> None:
-        """BJ 12.1 and the table limits: whole chip units, from the insurance minimum up to the bettor's cap."""
-        if isinstance(amount, bool) or not isinstance(amount, int):
-            raise BetRejected(f"Insurance of {amount!r}: give a whole amount.", rule="BJ 12.1")
+        """BJ 12.1 and the table limits: whole chip units, from the insurance minimum up to the bettor's cap. An
+        offer whose cap is below the insurance minimum lists only ``decline``: insuring there is a refused bet
+        (whatever the amount), not an illegal action (scenario ``blackjack-own-err-insurance-minimum-above-cap``)."""
         r = self.rules
         low = r.min_stake("insurance")
+        if "insurance" not in q.actions:
+            raise BetRejected(
+                f"{q.player} cannot insure at box {q.box}: the insurance minimum {low} is above the limit "
+                f"{q.max_insurance} ({r.insurance_limit} of the main bet, BJ 12.1).",
+                rule=LIMITS,
+            )
+        if isinstance(amount, bool) or not isinstance(amount, int):
+            raise BetRejected(f"Insurance of {amount!r}: give a whole amount.", rule="BJ 12.1")
         if amount < low or amount % r.chip_unit:
             raise BetRejected(
                 f"Insurance of {amount} must be whole chip units of {r.chip_unit}, at least {low}.", rule=LIMITS
@@ -880,8 +942,9 @@ class BlackjackRound:
             hand.done = True
             hand.status = HandStatus.FIVE_CARD
             for p, stake in hand.stakes.items():
-                hand.early_net[p] = stake // 2
-                self.operations.append(Paid(b.number, i, p, "five_card", stake // 2, "BJ 19.1"))
+                won = settlement.paid(stake, settlement.FIVE_CARD_PAYS)
+                hand.early_net[p] = won
+                self.operations.append(Paid(b.number, i, p, "five_card", won, "BJ 19.1"))
 
     def _ask_follow(self, b: Box, i: int, decider: str) -> None:
         if len(b.bettors) == 1:
@@ -934,8 +997,9 @@ class BlackjackRound:
             hand.done = True
             hand.status = HandStatus.SPECIAL_BONUS
             for p, stake in hand.stakes.items():
-                hand.early_net[p] = 3 * stake
-                self.operations.append(Paid(b.number, i, p, "special_bonus", 3 * stake, "BJ 15"))
+                won = settlement.paid(stake, settlement.SPECIAL_BONUS_PAYS)
+                hand.early_net[p] = won
+                self.operations.append(Paid(b.number, i, p, "special_bonus", won, "BJ 15"))
             return
         if hand.doubled:
             hand.done = True
@@ -1098,7 +1162,9 @@ class BlackjackRound:
                     results[p] = result
                     outcomes.append(BetOutcome(number, p, "main", bettor.main, net, rule))
                 if bettor.insurance:
-                    net = 2 * bettor.insurance if dealer_bj else -bettor.insurance
+                    net = (
+                        settlement.paid(bettor.insurance, settlement.INSURANCE_PAYS) if dealer_bj else -bettor.insurance
+                    )
                     outcomes.append(BetOutcome(number, p, "insurance", bettor.insurance, net, "BJ 12.2"))
                 if bettor.side:
                     for key, stake in bettor.side.items():
@@ -1185,4 +1251,4 @@ class BlackjackRound:
         return op
 
 
-__all__ = ["OFFER_ACTIONS", "PLAY_ACTIONS", "Bettor", "BlackjackRound", "Box", "Decision", "Phase"]
+__all__ = ["OFFER_ACTIONS", "PLAY_ACTIONS", "Bettor", "BlackjackRound", "Box", "Decision", "NextCard", "Phase"]

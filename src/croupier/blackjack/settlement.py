@@ -11,6 +11,18 @@ from croupier.blackjack.hand import HandStatus
 from croupier.blackjack.operations import BetOutcome, StreakBet
 from croupier.blackjack.rules import BlackjackRules, BustedStakes, DoubleOn, SevensThirdCard
 
+# The statute's fixed payouts, as odds to 1 (what the page's paytable shows; the settlement below pays them).
+MAIN_PAYS = Fraction(1)  # BJ 9
+BLACKJACK_PAYS = Fraction(3, 2)  # BJ 10.2
+INSURANCE_PAYS = Fraction(2)  # BJ 12
+SPECIAL_BONUS_PAYS = Fraction(3)  # BJ 15
+FIVE_CARD_PAYS = Fraction(1, 2)  # BJ 19.1
+
+
+def paid(stake: int, odds: Fraction) -> int:
+    """A winning ``stake``'s payment at ``odds`` to 1, rounded down to a whole unit."""
+    return stake * odds.numerator // odds.denominator
+
 
 def pay(stake: int, odds: Fraction | None) -> int:
     """The net of a stake at ``odds`` (to 1), or −stake for a loss; fractions of a unit are not paid."""
@@ -76,7 +88,7 @@ def main_results(
             if early and p in early:
                 n = early[p]  # surrender, special bonus, five cards, even money: paid at once
             elif verdict == _BJ:
-                n = 0 if dealer_bj else stake * 3 // 2  # BJ 10.2, 10.5, 11
+                n = 0 if dealer_bj else paid(stake, BLACKJACK_PAYS)  # BJ 10.2, 10.5, 11
             else:
                 n = verdict * stake  # BJ 7.2, 9, 10.6, 11
             net += n

@@ -4,11 +4,13 @@ the open streak bets and their markers (BJ 13.5)."""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from croupier.blackjack.operations import Burned, Phase, Shuffled, StreakBet
+from croupier.blackjack.probe import CardProbe
 from croupier.blackjack.round import BlackjackRound
 from croupier.blackjack.rules import BlackjackRules, BurnAfterShuffle, DealingDevice
 from croupier.errors import IllegalAction
@@ -49,6 +51,7 @@ class BlackjackTable:
         self.rounds_played = 0
         self._shuffle_next = True
         self._reads: list[Card] | None = None
+        self._probe: CardProbe | None = None
         self.history: deque[BlackjackSettlement] = deque(maxlen=HISTORY)
 
     # -- rounds -----------------------------------------------------------------------------------------------
@@ -133,6 +136,8 @@ class BlackjackTable:
         """The next card out of the shoe (``burn``: set aside face down, BJ 4); a random shoe that runs out
         mid-round is restocked from the discards. Inside a step (:meth:`begin_step`) every card read is kept, to
         be given back to a scripted or live source if the step is undone."""
+        if self._probe is not None:
+            return self._probe.draw()
         shoe = self.shoe
         assert shoe is not None
         try:
@@ -162,6 +167,25 @@ class BlackjackTable:
             list(self.open_streaks),
             len(self.history),
         )
+
+    @contextmanager
+    def probing(self, operations: Sequence[object]) -> Iterator[CardProbe]:
+        """A trial step on a scripted or live shoe (the cards come from outside, one by one): inside the block every
+        card is read straight from the source (the shoe is not asked), the first card the source cannot give is
+        replaced by a stand-in and the one after it stops the step (:class:`ProbeDone`); on leaving, the table is
+        as it was and the cards read go back to the source. ``operations`` is the round's log. A random shoe has
+        no trial: its shuffle would use up randomness (``IllegalAction``)."""
+        if self.source.is_random:
+            raise IllegalAction("A random shoe deals by itself: no card is waited for.", rule="BJ 5.2")
+        saved = self.begin_step()
+        assert saved is not None
+        probe = self._probe = CardProbe(self.source, operations)
+        try:
+            yield probe
+        finally:
+            self._probe = None
+            self._reads = probe.reads
+            self.rollback_step(saved)
 
     def commit_step(self) -> None:
         """End a step begun by :meth:`begin_step` that went through."""

@@ -16,6 +16,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from croupier import __version__
+from croupier.money import DEFAULT_CURRENCY, check_currency
 from croupier.server import errors, routes, ui, ws
 from croupier.server.edge import Edge
 from croupier.server.logins import LOGINS, LoginGate, LoginLimits, housekeeping
@@ -57,11 +58,14 @@ def create_app(
     command_limit: Limit = COMMAND_LIMIT,
     close_services: bool = False,
     on_started: Callable[[], None] | None = None,
+    currency: str = DEFAULT_CURRENCY,
 ) -> FastAPI:
     """The croupier API over ``services``. ``close_services`` disposes of the database connections at shutdown;
     ``on_started`` runs once at start-up, after the recovery (``croupier serve`` tunes the garbage collector there:
     :mod:`croupier.server.compose`, which builds the running server). ``logins`` caps and limits the password checks
-    (:mod:`croupier.server.logins`); a background task forgets expired sessions and old failed logins."""
+    (:mod:`croupier.server.logins`); a background task forgets expired sessions and old failed logins. ``currency``
+    (ISO 4217) is the deployment's, in which the page shows every amount (``GET /api/config``)."""
+    check_currency(currency)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -98,6 +102,7 @@ def create_app(
         redoc_url=None,
     )
     app.state.services = services
+    app.state.page_config = {"currency": currency}
     app.state.logins = LoginGate(logins)
     app.state.command_limiter = RateLimiter(command_limit, what="commands")
     errors.install(app)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import gc
 import logging
 import os
+import socket
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -33,6 +34,7 @@ from fastapi import FastAPI
 from sqlalchemy.engine import make_url
 
 from croupier.errors import CroupierError
+from croupier.money import DEFAULT_CURRENCY, check_currency
 from croupier.server import testing
 from croupier.server.app import command_limit_of, create_app
 from croupier.server.demo import PASSWORDS as DEMO_PASSWORDS
@@ -49,6 +51,8 @@ DEFAULT_FILE = "croupier.sqlite3"
 DEMO_FILE = "croupier-demo.sqlite3"
 GC_THRESHOLDS = (20_000, 20, 20)
 TICK_SECONDS = 0.1
+DEMO_SHUTDOWN_SECONDS = 1
+"""At Ctrl+C the demo waits this long at most for open connections (browsers' sockets) to close."""
 log = logging.getLogger(__name__)
 
 
@@ -71,6 +75,8 @@ class ServerConfig:
     manual_clock: bool = False  # for tests only: :mod:`croupier.server.testing`
     allow_demo_passwords: bool = False
     """Start even on a database whose accounts still have the demo's published passwords (refused otherwise)."""
+    currency: str = DEFAULT_CURRENCY
+    """ISO 4217: the currency the page shows every amount in (a per-deployment setting)."""
 
 
 class CannotStart(Exception):
@@ -165,6 +171,7 @@ def build(config: ServerConfig, services: Services) -> FastAPI:
         recover=not config.demo,  # the demo recovers before it seeds
         command_limit=command_limit_of(config.command_rate),
         on_started=tune_collector,
+        currency=config.currency,
     )
     if config.manual_clock:
         log.warning("the casino's clock is manual (--manual-clock, for tests only): POST /api/testing/clock moves it")
@@ -188,10 +195,19 @@ class Built:
     demo: DemoAccounts | None = None
 
 
-def start(config: ServerConfig) -> Built:
-    """Open the services of ``config``, build the app and seed the demo when asked (``CannotStart`` if one fails)."""
+def check(config: ServerConfig) -> None:
+    """``CannotStart`` if ``config`` cannot run, whatever its database (before the port or the database is taken)."""
     if config.manual_clock and config.demo:
         raise CannotStart("--manual-clock is for tests only: it does not run with --demo")
+    try:
+        check_currency(config.currency)
+    except ValueError as error:
+        raise CannotStart(f"--{error}") from None
+
+
+def start(config: ServerConfig) -> Built:
+    """Open the services of ``config``, build the app and seed the demo when asked (``CannotStart`` if one fails)."""
+    check(config)
     services = open_for(config)
     if not config.demo and not config.allow_demo_passwords:
         try:
@@ -222,24 +238,38 @@ def refuse_demo_passwords(services: Services) -> None:
         )
 
 
-def serve(config: ServerConfig, *, say: Callable[[str], None] = print) -> None:
-    """Run the server of ``config`` until Ctrl+C (or ``config.seconds``); the demo's banner goes to ``say``."""
+def serve(config: ServerConfig, *, say: Callable[[str], None] = print, sock: socket.socket | None = None) -> None:
+    """Run the server of ``config`` until Ctrl+C (or ``config.seconds``); the demo's banner goes to ``say``.
+
+    ``sock``: a socket already listening on the server's address (``croupier serve`` and ``croupier demo --serve``
+    take it first, so that a port in use stops them before anything opens); without it uvicorn binds the configured
+    address once the start-up is done. At Ctrl+C the demo waits at most :data:`DEMO_SHUTDOWN_SECONDS` for open
+    connections to close."""
+    port = config.port if sock is None else sock.getsockname()[1]
     built = start(config)
     if built.demo is not None:
-        for line in banner(built.demo, config.host, config.port):
+        for line in banner(built.demo, config.host, port):
             say(line)
     server = uvicorn.Server(
         uvicorn.Config(
             built.app,
             host=config.host,
-            port=config.port,
+            port=port,
             log_level="warning" if config.demo else "info",
             access_log=config.access_log,
             ws_per_message_deflate=False,  # the events are small: compressing each costs more than it saves
             ws_max_size=MAX_BODY,  # a bigger message closes its socket (1009) before it is read whole
+            timeout_graceful_shutdown=DEMO_SHUTDOWN_SECONDS if config.demo else None,
         )
     )
     redact_logs()  # after uvicorn configured its loggers: no token in a line that names a URL
+    timer = None
     if config.seconds is not None:
-        threading.Timer(config.seconds, lambda: setattr(server, "should_exit", True)).start()
-    server.run()
+        timer = threading.Timer(config.seconds, lambda: setattr(server, "should_exit", True))
+        timer.daemon = True  # Ctrl+C before it fires does not wait for it
+        timer.start()
+    try:
+        server.run(sockets=None if sock is None else [sock])
+    finally:
+        if timer is not None:
+            timer.cancel()

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from croupier.server.services import Services
 from croupier.service.accounts import AccountExists, PasswordPolicy, Role
-from croupier.service.casino import Casino
+from croupier.service.casino import RESULT_DISPLAY_SECONDS, Casino
 from croupier.service.casino_records import TableExists
 
 ADMIN = ("admin", "croupier-admin")
@@ -66,20 +66,29 @@ def seed(services: Services) -> DemoAccounts:
                 live=live,
                 betting_seconds=seconds,
                 decision_seconds=30,
+                result_display_seconds=RESULT_DISPLAY_SECONDS,
                 dealers=[DEALER[0]] if live else [],
             )
     return DemoAccounts(ADMIN, PLAYERS, tuple(t for t, _, _ in TABLES), DEALER, tuple(t for t, _, _ in LIVE_TABLES))
 
 
+def address(host: str, port: int) -> str:
+    """The address a browser on this machine reaches a server listening on ``host``:``port`` at (loopback for the
+    wildcard addresses)."""
+    host = {"": "127.0.0.1", "0.0.0.0": "127.0.0.1", "::": "::1"}.get(host, host)
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
 def banner(demo: DemoAccounts, host: str, port: int) -> list[str]:
     """Where to connect and who to log in as."""
-    base = f"http://{host}:{port}"
+    base = address(host, port)
     return [
         f"croupier is serving on {base}",
-        f"  API (OpenAPI spec): {base}/openapi.json",
-        f'  WebSocket per table: ws://{host}:{port}/ws/tables/<table>, first message {{"type": "auth", "token": …}}',
         f"  the browser table: {base}/",
-        f"  tables: {', '.join(demo.tables)} (RNG, a betting window every 20 s)",
+        f"  API (OpenAPI spec): {base}/openapi.json",
+        f'  WebSocket per table: {base.replace("http", "ws", 1)}/ws/tables/<table>, first message {{"type": "auth", '
+        '"token": …}',
+        f"  tables: {', '.join(demo.tables)} (RNG, a 20 s betting window each round)",
         f"  live tables: {', '.join(demo.live_tables)} (the dealer reports each result)",
         f"  admin: {demo.admin[0]} / {demo.admin[1]}",
         f"  dealer: {demo.dealer[0]} / {demo.dealer[1]}",

@@ -242,6 +242,7 @@ async def open_table(body: schemas.OpenTable, user: Commander, svc: Services_) -
         live=body.live,
         betting_seconds=body.betting_seconds,
         decision_seconds=body.decision_seconds,
+        result_display_seconds=body.result_display_seconds,
         dealers=body.dealers,
     )
     return cast(TableDescription, answer)

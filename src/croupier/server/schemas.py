@@ -8,6 +8,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, AwareDatetime, BaseModel, ConfigDict, Field, StringConstraints
 
+from croupier.service.casino import RESULT_DISPLAY_SECONDS
+
 Name = Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")]
 TableId = Annotated[str, StringConstraints(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]*$")]
 RoundId = Annotated[str, StringConstraints(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$")]
@@ -87,6 +89,9 @@ class OpenTable(Body):
     live: bool = False
     betting_seconds: float = Field(default=15, gt=0, le=3600, strict=False)
     decision_seconds: float = Field(default=20, gt=0, le=3600, strict=False)
+    result_display_seconds: float = Field(default=RESULT_DISPLAY_SECONDS, ge=0, le=60, strict=True)  # no true/false
+    """How long each round's result stays on the table before the next betting window opens (the same pause for
+    every client; 0: at once)."""
     dealers: list[Name] = Field(default_factory=list, max_length=50)
     """The dealers who run the table: a live table's results, bell and voids (an admin assigns them)."""
 

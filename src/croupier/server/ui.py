@@ -1,6 +1,6 @@
 """The browser table (issue 6, ``docs/browser-ui.md``): the single-page client served at ``/`` from the package
 folder ``web/``, and the few read endpoints it needs beyond the API (a table's rules and history, the caller's own
-rounds) plus the dealer's bell on a live table.
+rounds) plus the dealer's bell on a live table and the undo of a card reported but not yet used.
 
 :func:`install` is called last in ``create_app`` so that ``/api`` and ``/ws`` keep their routes: the static files
 only answer the paths nothing else claimed, and never a path under ``/api/`` or ``/ws/`` (a request there with a
@@ -12,21 +12,35 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, cast
 
-from fastapi import APIRouter, FastAPI, Query
+from fastapi import APIRouter, FastAPI, Query, Request
 from fastapi.staticfiles import StaticFiles
+from pydantic import StringConstraints
 from starlette.routing import Match, Mount
 from starlette.types import Scope
 
 from croupier.server.deps import Caller, Commander, Services_
 from croupier.server.routes import ERRORS, TablePath
-from croupier.server.schemas import TableId
+from croupier.server.schemas import Body, TableId
 from croupier.service.casino import Casino
-from croupier.service.payloads import BettingClosed, PlayerRound, TableHistory, TableRules
+from croupier.service.payloads import (
+    BettingClosed,
+    CardTakenBack,
+    PageConfig,
+    PlayerRound,
+    TableHistory,
+    TableRules,
+)
 
 WEB = Path(__file__).with_name("web")
 """The page's files: index.html, css/, js/, i18n/."""
 
 router = APIRouter(prefix="/api", responses=ERRORS)
+
+
+@router.get("/config", tags=["sessions"])
+async def page_config(request: Request) -> PageConfig:
+    """The deployment's settings the page needs before anyone signs in: the currency of every amount (ISO 4217)."""
+    return cast(PageConfig, request.app.state.page_config)
 
 
 @router.get("/tables/{table_id}/rules", tags=["tables"])
@@ -59,6 +73,23 @@ async def my_rounds(
 async def close_betting(table_id: TablePath, user: Commander, svc: Services_) -> BettingClosed:
     """The dealer's bell on a live table: betting closes now (dealers only; refused on RNG tables)."""
     return cast(BettingClosed, await svc.casino_call(Casino.close_betting, user, table_id))
+
+
+class TakeBack(Body):
+    """The card the dealer takes back: the last one reported (checked when given)."""
+
+    card: Annotated[str, StringConstraints(min_length=2, max_length=3)] | None = None
+
+
+@router.post("/tables/{table_id}/results/undo", tags=["dealer"])
+async def take_back(
+    table_id: TablePath, user: Commander, svc: Services_, body: TakeBack | None = None
+) -> CardTakenBack:
+    """A live blackjack table's dealer takes back the last card reported while the round has not used it (dealers of
+    the table only; audited). 409 with the rule once the card is in play (BJ 5.1.2), and on roulette and sic bo,
+    whose console holds a result until it is sent."""
+    card = body.card if body is not None else None
+    return cast(CardTakenBack, await svc.casino_call(Casino.take_back, user, table_id, card))
 
 
 class _Page(Mount):

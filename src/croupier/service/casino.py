@@ -68,6 +68,7 @@ from croupier.service.payloads import (
     AuditLine,
     BetAnswer,
     BettingClosed,
+    CardTakenBack,
     Meters,
     RecalledRound,
     Reconciliation,
@@ -119,6 +120,11 @@ __all__ = [
 ]
 
 FINISHED = casino_meters.FINISHED
+MAX_RESULT_DISPLAY = 60
+RESULT_DISPLAY_SECONDS = 5.0
+"""The result moment a table opened over the API or by the demo gets unless told otherwise (issue 14)."""
+RECENT = 8
+"""How many of a table's last results its description carries (the lobby's board)."""
 TABLE_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,31}")
 MAX_KEY = 56
 SYSTEM = "system"
@@ -321,7 +327,10 @@ class Casino:
         try:
             self._step(t, step)
         except ChanceExhausted:
+            first = t.current.state.stalled is None
             t.change(stalled=step)
+            if first:  # the dealer's console learns that the round waits for a card (its prompt says which)
+                self._event(t, "waiting_for_card")
             return False
         t.change(stalled=None)
         return True
@@ -330,7 +339,7 @@ class Casino:
         """Settle a finished round and open the next window, or start the next decision's timer."""
         if t.game.is_over:
             self._settle(t)
-            self._open_round(t)
+            self._next_window(t)
             return
         q = t.game.pending()
         if q is not None and t.current.state.stalled is None:
@@ -344,6 +353,16 @@ class Casino:
                 actions=list(q.actions),
                 until=t.deadline.isoformat(),
             )
+
+    def _next_window(self, t: _Table) -> None:
+        """After a round is settled or voided: the next betting window opens at once, or, where the table shows its
+        results (``result_display_seconds``), when that pause ends (:meth:`_tick_table`): until then the table's
+        status is the finished round's and its deadline the next window's opening, the same for every client."""
+        pause = t.record.result_display_seconds
+        if pause <= 0:
+            self._open_round(t)
+            return
+        t.deadline = self._time() + timedelta(seconds=pause)
 
     def _settle(self, t: _Table) -> None:
         r = t.current
@@ -439,10 +458,12 @@ class Casino:
         betting_seconds: float = 15,
         decision_seconds: float = 20,
         dealers: Iterable[str] = (),
+        result_display_seconds: float = 0,
     ) -> JsonObject:
         """Open a table (admin): ``rules`` is a rules document validated by the game's loader (``InvalidRules``
         with every problem), ``None`` the statute; ``dealers`` the dealers who run it (a live table's results,
-        bell and voids); the first betting window opens at once."""
+        bell and voids); ``result_display_seconds`` how long each finished round's result stays on the table
+        before the next betting window opens (0 to 60; 0: at once); the first betting window opens at once."""
         with self._lock:
             self._require(who, Role.ADMIN)
             if not isinstance(table_id, str) or not TABLE_ID.fullmatch(table_id):
@@ -452,6 +473,11 @@ class Casino:
             for what, value in (("betting_seconds", betting_seconds), ("decision_seconds", decision_seconds)):
                 if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 3600:
                     raise InvalidInput(f"{what} must be a number of seconds from 0 to 3600, not {value!r}.")
+            shown = result_display_seconds
+            if isinstance(shown, bool) or not isinstance(shown, int | float) or not 0 <= shown <= MAX_RESULT_DISPLAY:
+                raise InvalidInput(
+                    f"result_display_seconds must be a number of seconds from 0 to {MAX_RESULT_DISPLAY}, not {shown!r}."
+                )
             if table_id in self._tables:
                 raise TableExists(f"Table {table_id!r} is already open.")
             staff = self._dealers(dealers)
@@ -470,6 +496,7 @@ class Casino:
                 "open",
                 self._time(),
                 staff,
+                float(result_display_seconds),
             )
             self.store.put_table(record)
             self._commit("table_opened")
@@ -626,9 +653,11 @@ class Casino:
             "live": t.record.live,
             "betting_seconds": t.record.betting_seconds,
             "decision_seconds": t.record.decision_seconds,
+            "result_display_seconds": t.record.result_display_seconds,
             "round": r.round_id if r else None,
             "status": r.status if r else None,
             "deadline": t.deadline.isoformat() if t.deadline else None,
+            "recent": t.game.results(RECENT),
             **t.game.seating(),
         }
 
@@ -648,6 +677,8 @@ class Casino:
             out["view"] = t.game.view(who.username if who.role is Role.PLAYER else None)
             if who.role is Role.PLAYER:
                 out["wallet"] = self.ledger.wallet(who.username)
+            elif who.role is Role.DEALER and t.record.live and who.username in t.record.dealers and t.round:
+                out["dealer_prompt"] = t.game.dealer_prompt(t.round.state, t.round.status)  # the console's cue
             return out
 
     def place_bet(self, who: User, table_id: str, bet: Mapping[str, object], key: str) -> BetAnswer:
@@ -858,6 +889,25 @@ class Casino:
             self._flush()
             return {"table": table_id, "round": r.round_id, "result": cast("int | list[int] | str", result)}
 
+    def take_back(self, who: User, table_id: str, card: object = None) -> CardTakenBack:
+        """The dealer of a live blackjack table takes back the last card reported while the round has not used it
+        (the deal, for one, waits for every card before it uses any), audited; ``card``, when given, must be that
+        card. Refused (``IllegalAction``) once the card is in play (BJ 5.1.2: a dealing error is corrected on the
+        layout or the round voided) and on roulette and sic bo, whose console holds a result until it is sent."""
+        with self._lock:
+            self._require(who, Role.DEALER)
+            t = self._table(table_id)
+            if not t.record.live:
+                raise IllegalAction(f"Table {table_id!r} is an RNG table: its results are drawn, not reported.")
+            self._require_dealer_of(who, t)
+            r = t.current
+            taken = t.game.take_back_card(card)
+            r.state = t.game.record(r.state)
+            self._save(t, "card_taken_back")
+            self._audit(who.username, "card_taken_back", table_id, round=r.round_id, card=taken)
+            self._flush()
+            return {"table": table_id, "round": r.round_id, "card": taken, "reported": list(r.state.reported)}
+
     def void(self, who: User, table_id: str, reason: str) -> RoundVoided:
         """Void the round (RO 2.2, SB 3.3, BJ 5.1.2): every held bet is returned, audited. A live table's round is
         voided by one of its dealers or an admin; an RNG table's only by an admin, with a written reason."""
@@ -870,9 +920,16 @@ class Casino:
                 self._require_dealer_of(who, t)
             if not isinstance(reason, str) or not reason.strip() or len(reason) > 500:
                 raise InvalidInput("A void needs a reason of 1 to 500 characters.")
-            round_id = t.current.round_id
+            r = t.current
+            if r.status in FINISHED:
+                raise IllegalAction(
+                    f"Round {r.round_id} is already {r.status}; the next betting window opens at "
+                    f"{t.deadline.isoformat() if t.deadline else 'once'}.",
+                    rule=t.game.void_rule,
+                )
+            round_id = r.round_id
             self._void_round(t, who.username, reason)
-            self._open_round(t)
+            self._next_window(t)
             self._flush()
             return {"table": table_id, "round": round_id, "status": "voided"}
 
@@ -935,7 +992,9 @@ class Casino:
             if r is None or t.deadline is None or now < t.deadline:
                 return
             step = t.game.default_step() if r.status == "playing" else None
-            if r.status == "betting":
+            if r.status in FINISHED:  # the result moment is over: the next window opens
+                self._open_round(t)
+            elif r.status == "betting":
                 self._bell(t)
             elif step is not None:
                 t.deadline = None

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, TypeAlias, cast
 
 from croupier import rulesdoc
 from croupier.blackjack import rules as bj_rules
+from croupier.blackjack import settlement as bj_pays
 from croupier.games import RuleIds
 from croupier.primitives import wheel
 from croupier.primitives.dice import is_triple
@@ -140,11 +141,40 @@ def sicbo_rules(rules: sb_rules.SicBoRules) -> JsonObject:
     return {"bets": bets, "layout": {"faces": [1, 2, 3, 4, 5, 6], "totals": list(sb_rules.TOTALS)}, "text": text}
 
 
+# The main game's payments at fixed odds are the engine's (croupier.blackjack.settlement, which pays them): a
+# blackjack 3 to 2 (BJ 10.2), five cards of 21 or less half the bet at once (BJ 19.1), a suited 6-7-8 or three 7s
+# three times the bet at once (BJ 15); the main bet pays even money (BJ 9) and insurance 2 to 1 (BJ 12).
+
+
+def _option_applies(name: str, rules: bj_rules.BlackjackRules) -> bool:
+    """Whether a blackjack option says anything at this table: an option of a dealing device, a procedure or a side
+    bet the table does not use is left out of the rules the players read (it stays in ``options`` and the
+    document)."""
+    shoe = rules.dealing_device is bj_rules.DealingDevice.SHOE
+    offered = rules.side_bets_offered
+    applies = {
+        "cards_behind_cut": shoe,  # BJ 2.1: a shuffler and a dealing box have no cut card
+        "burn_each_round": rules.dealing_device is not bj_rules.DealingDevice.DEALING_BOX,  # BJ 4.2
+        "burn_before_dealer_second_card": not rules.has_hole_card,  # BJ 4.2: procedures 1 and 2, shoe or shuffler
+        "peek": rules.procedure == 3,  # BJ 5.2: only procedure 3 has a hole card to check
+        # BJ 10.7, 16.6: a dealer blackjack found after the players doubled or split (no peek)
+        "lose_original_only_on_double": not rules.dealer_peeks,
+        "busted_stakes_on_dealer_blackjack": not rules.dealer_peeks,
+        "one_side_bet_per_box": len(offered) > 1,  # BJ 13
+        "any_pair_after_split": bj_rules.SideBet.ANY_PAIR in offered,  # BJ 13.1
+        "sevens_third_card": bj_rules.SideBet.SEVENS in offered,  # BJ 13.2
+        "sevens_mixed_triple": bj_rules.SideBet.SEVENS in offered,  # BJ 14.2
+    }
+    return applies.get(name, True)
+
+
 def blackjack_rules(rules: bj_rules.BlackjackRules) -> JsonObject:
-    """Blackjack's bets, side-bet paytable, boxes, options and rule sentences for the page."""
+    """Blackjack's bets, side-bet paytable, boxes, options and rule sentences for the page: the sentences only of the
+    options that apply at this table, and a paytable with the main game's payments (a blackjack 3 to 2, and the five
+    cards and the special bonus where the table pays them) besides each offered bet's payout."""
     paytable = rules.paytables.as_document()
     names = {"over_13": "over_under_13", "under_13": "over_under_13"}
-    fixed: dict[str, object] = {"main": 1, "insurance": 2}  # BJ 9, BJ 12: even money, insurance 2 to 1
+    fixed: dict[str, object] = {"main": _odds(bj_pays.MAIN_PAYS), "insurance": _odds(bj_pays.INSURANCE_PAYS)}
     offered = {s.value for s in rules.side_bets_offered}
     bets = [
         {"kind": kind, "payout": fixed.get(kind, paytable.get(names.get(kind, kind)))}
@@ -156,12 +186,29 @@ def blackjack_rules(rules: bj_rules.BlackjackRules) -> JsonObject:
         for s in rulesdoc.option_specs(type(rules))
         if s.name not in ("chip_unit", "min_bet", "max_bet", "paytables")  # those are the limits and the paytable
     ]
-    text = [{**_option_text(str(o["name"]), o["value"]), "rule": o["rule"]} for o in options]
+    text = [
+        {**_option_text(str(o["name"]), o["value"]), "rule": o["rule"]}
+        for o in options
+        if _option_applies(str(o["name"]), rules)
+    ]
     side = {names.get(str(b["kind"]), str(b["kind"])) for b in bets if b["kind"] not in fixed}
     offered_paytable = {kind: payout for kind, payout in paytable.items() if kind in side}
     if offered_paytable:
         text.append({"key": "blackjack.rule.paytables", "params": {"paytable": offered_paytable}, "rule": "BJ 14"})
-    return {"bets": bets, "side_paytable": paytable, "boxes": rules.boxes, "options": options, "text": text}
+    pays: dict[str, object] = {str(b["kind"]): b["payout"] for b in bets}
+    pays["blackjack"] = _odds(bj_pays.BLACKJACK_PAYS)
+    if rules.five_card_payment:
+        pays["five_card"] = _odds(bj_pays.FIVE_CARD_PAYS)
+    if rules.special_bonus:
+        pays["special_bonus"] = _odds(bj_pays.SPECIAL_BONUS_PAYS)
+    return {
+        "bets": bets,
+        "paytable": pays,
+        "side_paytable": paytable,
+        "boxes": rules.boxes,
+        "options": options,
+        "text": text,
+    }
 
 
 # Blackjack options whose whole value is a choice: one catalogue sentence per value.
@@ -187,8 +234,9 @@ def _option_text(name: str, value: object) -> JsonObject:
 def compose_rules_info(game_info: JsonObject, rules: Limited, kinds: Iterable[str], ids: RuleIds) -> JsonObject:
     """The table's rules for the page: a game's ``bets`` (each kind with its payout, odds to 1), ``text`` (each rule
     as a catalogue key, its parameters and its rule id) and, for roulette and sic bo, the ``layout`` the bets are
-    placed on (``game_info``), with ``paytable`` (kind → payout), ``limits`` and ``document`` (the rules document
-    itself) added."""
+    placed on (``game_info``), with ``paytable`` (kind → payout; blackjack's also names the main game's payments
+    ``blackjack``, ``five_card`` and ``special_bonus`` where they apply), ``limits`` and ``document`` (the rules
+    document itself) added."""
     out = dict(game_info)
     bets = cast("list[JsonObject]", out["bets"])
     out.setdefault("paytable", {str(b["kind"]): b["payout"] for b in bets})
@@ -231,13 +279,19 @@ def _share(counter: Counter[str], keys: Iterable[str], n: int) -> dict[str, int]
 
 
 def roulette_stats(results: Sequence[Mapping[str, object]]) -> JsonObject:
-    """Counts over roulette results: hot and cold numbers, colours, parity."""
+    """Counts over roulette results: each number's count, the hot and cold numbers, and in whole percent of the
+    spins the colours, parity, halves, dozens and columns (zero belongs to none of the last four, RO 8)."""
     n = len(results)
-    counts = Counter(cast(int, r["pocket"]) for r in results)
+    pockets = [cast(int, r["pocket"]) for r in results]
+    counts = Counter(pockets)
     by_count = sorted(wheel.POCKETS, key=lambda p: (-counts[p], p))
     cold = sorted(wheel.POCKETS, key=lambda p: (counts[p], p))
     colours = Counter(str(r["colour"]) for r in results)
     parity = Counter(str(r["parity"]) for r in results if r["parity"])
+    halves = Counter(str(r["half"]) for r in results if r["half"])
+    dozens = Counter(str(i) for p in pockets for i, s in enumerate(wheel.DOZENS, 1) if p in s)
+    columns = Counter(str(i) for p in pockets for i, s in enumerate(wheel.COLUMNS, 1) if p in s)
+    thirds = ("1", "2", "3")
     return {
         "count": n,
         "numbers": {str(p): counts[p] for p in wheel.POCKETS},
@@ -245,11 +299,29 @@ def roulette_stats(results: Sequence[Mapping[str, object]]) -> JsonObject:
         "cold": cold[:HOT],
         "colour_pct": _share(colours, ("red", "black", "green"), n),
         "parity_pct": _share(parity, ("odd", "even"), n),
+        "half_pct": _share(halves, ("low", "high"), n),
+        "dozen_pct": _share(dozens, thirds, n),
+        "column_pct": _share(columns, thirds, n),
     }
 
 
+ROAD_ROWS = 6
+"""The rows of a bead road (a Macau result display): results fill a column top to bottom, then the next column."""
+
+
+def _road(results: Sequence[Mapping[str, object]], key: str) -> list[list[JsonObject]]:
+    """A bead road of ``results`` (given newest first) by their ``key`` (``size`` or ``parity``): columns of
+    :data:`ROAD_ROWS` cells, the oldest result first; each cell names its round, its value, the total and whether
+    the dice were a triple (the display marks them)."""
+    cells: list[JsonObject] = [
+        {"round": r["round"], "value": r[key], "total": r["total"], "triple": r["triple"]} for r in reversed(results)
+    ]
+    return [cells[i : i + ROAD_ROWS] for i in range(0, len(cells), ROAD_ROWS)]
+
+
 def sicbo_stats(results: Sequence[Mapping[str, object]]) -> JsonObject:
-    """Counts over sic bo results: sizes, parity, hot totals."""
+    """Counts over sic bo results: each total's, the hot totals, the triples, sizes and parity in whole percent,
+    and the big/small and odd/even bead roads."""
     n = len(results)
     totals = Counter(cast(int, r["total"]) for r in results)
     sizes = Counter(str(r["size"]) for r in results)
@@ -258,8 +330,12 @@ def sicbo_stats(results: Sequence[Mapping[str, object]]) -> JsonObject:
         "count": n,
         "totals": {str(t): totals[t] for t in range(3, 19)},
         "hot_totals": [t for t in sorted(totals, key=lambda t: (-totals[t], t))][:HOT],
+        "triples": sum(1 for r in results if r["triple"]),
         "size_pct": _share(sizes, ("big", "small", "triple"), n),
         "parity_pct": _share(parity, ("odd", "even"), n),
+        "road_rows": ROAD_ROWS,
+        "size_road": _road(results, "size"),
+        "parity_road": _road(results, "parity"),
     }
 
 

@@ -47,6 +47,8 @@ class TableRecord:
     opened_at: datetime
     dealers: tuple[str, ...] = ()
     """The dealers who run the table (a live table's results, bell and voids; issue 13)."""
+    result_display_seconds: float = 0.0
+    """How long a finished round's result stays on the table before the next betting window opens (issue 14)."""
 
 
 @dataclass(slots=True)

@@ -117,6 +117,13 @@ class StakeLimits(TypedDict, closed=True):
     max: int
 
 
+class PageConfig(TypedDict, closed=True):
+    """``GET /api/config``: the deployment's settings the page needs (no sign-in)."""
+
+    currency: str
+    """ISO 4217 (``croupier serve --currency``, default MOP): the page shows every amount in it."""
+
+
 class Limits(TypedDict, closed=True):
     """A table's stake limits: the chip unit and, for every bet kind of the game, its minimum and maximum."""
 
@@ -130,10 +137,15 @@ class _TableFields(TypedDict):
     live: bool
     betting_seconds: float
     decision_seconds: float
+    result_display_seconds: float
+    """How long a finished round's result stays on the table before the next betting window opens."""
     round: str | None
     status: RoundStatus | None
     deadline: str | None
-    """The betting window's bell, or the pending decision's timer (ISO 8601); null when no timer runs."""
+    """The betting window's bell, the pending decision's timer, or (status ``settled`` or ``voided``: the result
+    moment) when the next betting window opens (ISO 8601); null when no timer runs."""
+    recent: list[PublicResult]
+    """The last few public results, newest first (the lobby's board)."""
     limits: Limits
     boxes: NotRequired[int]
     """Blackjack: how many boxes the layout has."""
@@ -276,9 +288,23 @@ class SettlementView(TypedDict, closed=True):
     players: dict[str, int]
 
 
+class ShoeView(TypedDict, closed=True):
+    """A shoe's public state (BJ 2): its size, the cards out since the last shuffle (burns included), the number of
+    the first card behind the cut card, whether the round shown began with a shuffle, and whether the cut card is
+    out so that the shoe is shuffled before the next deal. Never the cards left."""
+
+    cards: int
+    dealt: int
+    cut_at: int
+    shuffled: bool
+    shuffle_due: bool
+
+
 class BlackjackView(TypedDict, closed=True):
     """A blackjack round as one viewer may see it (``croupier.blackjack.views.player_view``): never the hole card
-    before it is turned, a face-down box card only for its bettors, never the shoe's order (BJ 5.2)."""
+    before it is turned, a face-down box card only for its bettors, never the shoe's order (BJ 5.2). ``shoe`` is
+    null where the table deals from a dealing box or a continuous shuffler; ``outcome`` (the ``result`` event's)
+    comes once the round is settled."""
 
     phase: BlackjackPhase
     viewer: str | None
@@ -288,14 +314,51 @@ class BlackjackView(TypedDict, closed=True):
     streaks: list[StreakView]
     cut_card_out: bool
     settlement: NotRequired[SettlementView]
+    shoe: ShoeView | None
+    outcome: NotRequired[BlackjackOutcome]
+
+
+class CardTarget(TypedDict, closed=True):
+    """Where the next card out of a live blackjack shoe goes (``croupier.blackjack.round.NextCard``): ``burn``
+    (BJ 4), a ``box``'s ``hand`` (face down in procedure 1), the ``dealer``'s face-up card or the ``hole`` card."""
+
+    to: Literal["burn", "box", "dealer", "hole"]
+    box: int | None
+    hand: int | None
+    face_up: bool
+
+
+class DealerTurn(TypedDict, closed=True):
+    """The blackjack decision a live round waits on before its next card."""
+
+    kind: DecisionKind
+    box: int
+    hand: int | None
+    player: str
+
+
+class DealerPrompt(TypedDict, closed=True):
+    """What a live table's dealer is to do next (``dealer_prompt`` of a ``TableView``, for the table's dealers
+    only): ``bell`` (betting is open: ring it once bets are down), ``card`` (the shoe's next card, ``card`` says
+    where it goes), ``decision`` (a player decides first, ``turn``), ``pocket`` or ``dice`` (report the result),
+    ``next_round`` (the round is over; the next window opens by itself). With ``bell``, ``card`` is where the deal's
+    first card will go once bets are down. ``reported``: blackjack cards reported and not yet used by the round,
+    oldest first (the last one can be taken back, ``POST /api/tables/{id}/results/undo``)."""
+
+    expect: Literal["bell", "card", "decision", "pocket", "dice", "next_round"]
+    card: CardTarget | None
+    turn: NotRequired[DealerTurn]
+    reported: list[str]
 
 
 class TableView(_TableFields, closed=True):
     """What the caller may see of a table (``Casino.table_view``; the WebSocket's snapshot): its description, the
-    round's view (null for a blackjack table before its first round) and, for a player, the wallet."""
+    round's view (null for a blackjack table before its first round), for a player the wallet, and for a dealer
+    of a live table the prompt of the console."""
 
     view: WagerView | BlackjackView | None
     wallet: NotRequired[int]
+    dealer_prompt: NotRequired[DealerPrompt]
 
 
 # -- the rules panel -------------------------------------------------------------------------------------------------
@@ -432,6 +495,21 @@ class SicBoResult(TypedDict, closed=True):
     triple: bool
 
 
+class BlackjackResult(TypedDict, closed=True):
+    """A settled blackjack round's public result: the dealer's final total, how many cards the dealer holds, and
+    whether the hand was a blackjack or bust."""
+
+    round: str
+    dealer_total: int
+    dealer_cards: int
+    dealer_blackjack: bool
+    dealer_bust: bool
+
+
+PublicResult = RouletteResult | SicBoResult | BlackjackResult
+"""A settled round's public result, as a table's history and the lobby's ``recent`` give it."""
+
+
 class RouletteStats(TypedDict, closed=True):
     """Counts over a roulette table's results: each number's, the hot and cold numbers, colours and parity in whole
     percent."""
@@ -442,32 +520,55 @@ class RouletteStats(TypedDict, closed=True):
     cold: list[int]
     colour_pct: dict[str, int]
     parity_pct: dict[str, int]
+    half_pct: dict[str, int]
+    """``low`` (1-18) and ``high`` (19-36)."""
+    dozen_pct: dict[str, int]
+    """The dozens ``"1"``, ``"2"``, ``"3"``."""
+    column_pct: dict[str, int]
+    """The columns ``"1"``, ``"2"``, ``"3"``."""
+
+
+class RoadCell(TypedDict, closed=True):
+    """One result on a sic bo bead road: its round, its value on that road (``big``/``small``/``triple`` or
+    ``odd``/``even``), the dice's total and whether they were a triple."""
+
+    round: str
+    value: str
+    total: int
+    triple: bool
 
 
 class SicBoStats(TypedDict, closed=True):
-    """Counts over a sic bo table's results: each total's, the hot totals, sizes and parity in whole percent."""
+    """Counts over a sic bo table's results: each total's, the hot totals, the triples, sizes and parity in whole
+    percent, and the big/small and odd/even bead roads (columns of ``road_rows`` cells, oldest first)."""
 
     count: int
     totals: dict[str, int]
     hot_totals: list[int]
+    triples: int
     size_pct: dict[str, int]
     parity_pct: dict[str, int]
+    road_rows: int
+    size_road: list[list[RoadCell]]
+    parity_road: list[list[RoadCell]]
 
 
-class ResultCount(TypedDict, closed=True):
-    """A blackjack table's history statistics: none but the count (its rounds have no public result)."""
+class BlackjackStats(TypedDict, closed=True):
+    """Counts over a blackjack table's results: the rounds, the dealer's busts and blackjacks."""
 
     count: int
+    dealer_busts: int
+    dealer_blackjacks: int
 
 
 class TableHistory(TypedDict, closed=True):
     """``Casino.table_history``: the public results of a table's last settled rounds, newest first, with statistics
-    (a blackjack table has none)."""
+    (blackjack: the dealer's hands)."""
 
     table: str
     game: Game
-    results: list[RouletteResult] | list[SicBoResult]
-    stats: RouletteStats | SicBoStats | ResultCount
+    results: list[RouletteResult] | list[SicBoResult] | list[BlackjackResult]
+    stats: RouletteStats | SicBoStats | BlackjackStats
 
 
 class WagerBet(TypedDict, closed=True):
@@ -567,6 +668,17 @@ class ResultReported(TypedDict, closed=True):
 
 ReportAnswer = CardReported | ResultReported
 """``Casino.report``."""
+
+
+class CardTakenBack(TypedDict, closed=True):
+    """A live blackjack table's last reported card, taken back by the dealer before the round used it
+    (``Casino.take_back``)."""
+
+    table: str
+    round: str
+    card: str
+    reported: list[str]
+    """The cards still reported and not yet used, oldest first."""
 
 
 class RoundVoided(TypedDict, closed=True):

@@ -23,20 +23,30 @@ from collections import OrderedDict, deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import fields, is_dataclass, replace
 from enum import Enum
-from typing import ClassVar, Generic, TypeVar, cast
+from typing import ClassVar, Generic, Literal, TypeVar, cast
 
 from croupier import games as games_registry
 from croupier import rulesdoc
 from croupier.blackjack import rules as bj_rules
-from croupier.blackjack.operations import Answered, Burned, CardVoided, Dealt, Decision, HoleCardTurned
-from croupier.blackjack.round import BlackjackRound
+from croupier.blackjack.operations import (
+    Answered,
+    Burned,
+    CardVoided,
+    Dealt,
+    Decision,
+    HoleCardTurned,
+    Phase,
+    Shuffled,
+)
+from croupier.blackjack.round import BlackjackRound, NextCard
 from croupier.blackjack.sidebets import SIDE_KEYS, parse_streak_level
 from croupier.blackjack.table import BlackjackTable
 from croupier.blackjack.views import player_view
-from croupier.errors import BetRejected, IllegalAction, InvalidInput
+from croupier.errors import BetRejected, CroupierError, IllegalAction, InvalidInput
 from croupier.primitives.cards import Card, parse_card
 from croupier.primitives.chance import ChanceExhausted, ChanceSource, RandomSource
 from croupier.primitives.dice import check_dice
+from croupier.primitives.shoe import DECK_SIZE
 from croupier.primitives.wheel import check_pocket
 from croupier.replay.blackjack import export_scenario as bj_export
 from croupier.replay.blackjack import round_output
@@ -44,7 +54,7 @@ from croupier.replay.core import ScenarioError, replay
 from croupier.roulette import rules as ro_rules
 from croupier.roulette.round import RouletteRound, RouletteTable
 from croupier.service import casino_info as info
-from croupier.service.payloads import BlackjackBet, Scenario, WagerBet
+from croupier.service.payloads import BlackjackBet, CardTarget, DealerPrompt, DecisionKind, Scenario, WagerBet
 from croupier.service.round_state import (
     ActStep,
     BetDocument,
@@ -62,6 +72,8 @@ from croupier.sicbo import rules as sb_rules
 from croupier.sicbo.round import SicBoRound, SicBoTable
 
 MAX_BETS_PER_ROUND = 500
+BUST_OVER = 21
+"""A blackjack hand over this total is bust (BJ 6.2); the dealer's too (BJ 9)."""
 HISTORY = 1000
 """How many finished engine rounds a table keeps in memory (recall's operations, the public history, exports)."""
 
@@ -197,6 +209,25 @@ class TableGame(ABC):
         """The step of a result a live table's dealer reported (a pocket, dice, or ``"void"``)."""
         raise IllegalAction(f"A {self.name} table's dealer reports cards, not results.", rule=self.betting_rule)
 
+    def dealer_prompt(self, state: RoundState, status: str) -> DealerPrompt:
+        """What the dealer of a live table is to do next, the round's stored ``state`` and ``status`` given
+        (:class:`croupier.service.payloads.DealerPrompt`)."""
+        if status in ("settling", "settled", "voiding", "voided"):
+            return {"expect": "next_round", "card": None, "reported": []}
+        return {"expect": "bell" if status == "betting" else self.result_kind, "card": None, "reported": []}
+
+    result_kind: ClassVar[Literal["pocket", "dice", "card"]] = "card"
+    """What a live table's dealer reports once betting is closed."""
+
+    def take_back_card(self, card: object = None) -> str:
+        """Take back the last card a live shoe game's dealer reported while the round has not used it (``card``,
+        when given, must be that card); the card's code."""
+        raise IllegalAction(
+            f"A {self.name} result is not taken back once reported: the console holds it until it is sent, and a "
+            "disturbed spin or roll is declared void.",
+            rule=self.void_rule,
+        )
+
     def restore_after_failed_replay(self) -> None:  # noqa: B027 - most games keep the round as replayed
         """After a replay that failed: the engine round to void."""
 
@@ -289,7 +320,7 @@ class TableGame(ABC):
         """What ``viewer`` (``None``: not a player) may see of the round in play."""
 
     def results(self, last: int) -> list[JsonObject]:
-        """The public results of the last settled rounds, newest first (none for blackjack)."""
+        """The public results of the last settled rounds, newest first (none by default)."""
         return []
 
     def stats(self, results: Sequence[JsonObject]) -> JsonObject:
@@ -513,6 +544,7 @@ class RouletteGame(WagerGame[RouletteRound]):
 
     spec = games_registry.GAMES["roulette"]
     placement = frozenset({"numbers", "index"})
+    result_kind = "pocket"
     outcome_keys = ("pocket", "void_spins")
 
     def __init__(self, rules: ro_rules.RouletteRules, live: bool, rng: ChanceSource | None) -> None:
@@ -561,6 +593,7 @@ class SicBoGame(WagerGame[SicBoRound]):
 
     spec = games_registry.GAMES["sicbo"]
     placement = frozenset({"face", "total"})
+    result_kind = "dice"
     outcome_keys = ("dice", "void_rolls")
     reopens_after_void_result = True
 
@@ -783,6 +816,44 @@ class BlackjackGame(TableGame):
         self.cards.queue.append(card)
         return str(card)
 
+    def take_back_card(self, card: object = None) -> str:
+        queue = self.cards.queue
+        if not queue:
+            raise IllegalAction(
+                "Every card reported is in play: a dealing error is corrected by giving each box the card it should "
+                "have had, or by voiding the round.",
+                rule="BJ 5.1.2",
+            )
+        last = str(queue[-1])
+        if card is not None and (not isinstance(card, str) or str(parse_card(card.strip().upper())) != last):
+            raise IllegalAction(f"The last card reported and not yet used is {last}, not {card!r}.", rule="BJ 5.2")
+        queue.pop()
+        return last
+
+    def dealer_prompt(self, state: RoundState, status: str) -> DealerPrompt:
+        """The next card and where it goes (:meth:`BlackjackRound.next_card`): the deal's after the bell (and,
+        with bets down, before it), the answer's a stalled step waits for, or the decision the round waits on."""
+        rnd = self.rnd
+        reported = [str(c) for c in self.cards.queue]
+        if rnd is None or rnd.is_over or status not in ("betting", "playing"):
+            return {"expect": "next_round", "card": None, "reported": reported}
+        stalled = state.stalled
+        out: DealerPrompt = {"expect": "bell" if status == "betting" else "card", "card": None, "reported": reported}
+        if self.rng is not None:  # an RNG table deals by itself: no card is waited for
+            return out
+        try:
+            if status == "betting" or isinstance(stalled, CloseStep):
+                out["card"] = _target(rnd.next_card())
+            elif isinstance(stalled, ActStep):
+                out["card"] = _target(rnd.next_card(stalled.action, amount=stalled.amount))
+            elif (q := rnd.pending) is not None:
+                out["expect"] = "decision"
+                kind = cast("DecisionKind", q.kind)
+                out["turn"] = {"kind": kind, "box": q.box, "hand": q.hand, "player": q.player}
+        except CroupierError:
+            pass  # no bet yet, or a reported card the shoe no longer holds: the report says why
+        return out
+
     def default_step(self) -> ActStep | None:
         q = self.round.pending
         if q is None:
@@ -912,7 +983,69 @@ class BlackjackGame(TableGame):
         }
 
     def view(self, viewer: str | None) -> JsonObject | None:
-        return player_view(self.rnd, viewer) if self.rnd is not None else None
+        """``player_view`` of the round in play (or just finished), with the shoe's public state (:meth:`shoe`) and,
+        once the round is settled, its outcome (the ``result`` event's, public): what the result moment shows."""
+        rnd = self.rnd
+        if rnd is None:
+            return None
+        out: JsonObject = player_view(rnd, viewer)
+        out["shoe"] = self.shoe()
+        if rnd.settlement is not None and not rnd.settlement.void:
+            out["outcome"] = round_output(rnd.settlement)
+        return out
+
+    def shoe(self) -> JsonObject | None:
+        """Where the table deals from a shoe (not a dealing box or a continuous shuffler, BJ 2): its size, the cards
+        out of it since the last shuffle (burns included), where the cut card sits (the number of the first card
+        behind it), whether the round shown began with a shuffle, and whether the cut card is out so that the shoe
+        is shuffled before the next deal. Never the order or the composition of the cards left (BJ 5.2)."""
+        if self.rules.dealing_device is not bj_rules.DealingDevice.SHOE:
+            return None
+        rnd = self.rnd
+        shoe = self.engine.shoe
+        if shoe is None:  # nothing dealt yet: a full shoe, shuffled before the first deal
+            size = DECK_SIZE * self.rules.decks
+            cut_at = size - self.rules.behind_cut + 1
+            return {"cards": size, "dealt": 0, "cut_at": cut_at, "shuffled": False, "shuffle_due": True}
+        dealt = rnd is not None and rnd.phase is not Phase.BETTING
+        shuffled = dealt and rnd is not None and any(isinstance(op, Shuffled) for op in rnd.operations)
+        return {
+            "cards": shoe.size,
+            "dealt": shoe.dealt,
+            "cut_at": shoe.cut_card_position,
+            "shuffled": shuffled,
+            "shuffle_due": shoe.cut_card_out and (not dealt or (rnd is not None and rnd.is_over)),
+        }
+
+    def results(self, last: int) -> list[JsonObject]:
+        """The dealer's hand of the last settled rounds, newest first (a void round has none): its total, whether it
+        was a blackjack or bust. A box's cards and the players' stakes are not part of a table's public history."""
+        out: list[JsonObject] = []
+        for round_id in reversed(self.history):
+            rnd = self.history[round_id]
+            s = rnd.settlement if isinstance(rnd, BlackjackRound) else None
+            if s is None or s.void:
+                continue
+            out.append(
+                {
+                    "round": round_id,
+                    "dealer_total": s.dealer_total,
+                    "dealer_cards": len(s.dealer_cards),
+                    "dealer_blackjack": s.dealer_blackjack,
+                    "dealer_bust": s.dealer_total > BUST_OVER,
+                }
+            )
+            if len(out) >= last:
+                break
+        return out
+
+    def stats(self, results: Sequence[JsonObject]) -> JsonObject:
+        """How often the dealer busted and had a blackjack over ``results``."""
+        return {
+            "count": len(results),
+            "dealer_busts": sum(1 for r in results if r["dealer_bust"]),
+            "dealer_blackjacks": sum(1 for r in results if r["dealer_blackjack"]),
+        }
 
     def rules_info(self) -> JsonObject:
         return info.compose_rules_info(info.blackjack_rules(self.rules), self.rules, self.bet_kinds, self.spec.rules)
@@ -942,6 +1075,13 @@ class BlackjackGame(TableGame):
         raise InvalidInput(
             "This round cannot be written as a scenario (a void round or a voided card since the shuffle)."
         )
+
+
+def _target(card: NextCard | None) -> CardTarget | None:
+    """A :class:`NextCard` as the dealer's prompt gives it."""
+    if card is None:
+        return None
+    return {"to": card.to, "box": card.box, "hand": card.hand, "face_up": card.face_up}
 
 
 def rules_info(game: str, rules: object) -> JsonObject:

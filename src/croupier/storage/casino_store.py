@@ -118,6 +118,7 @@ class SqlCasinoStore:
             row.betting_seconds, row.decision_seconds = record.betting_seconds, record.decision_seconds
             row.status, row.opened_at = record.status, record.opened_at
             row.dealers = json.dumps(list(record.dealers))
+            row.result_display_seconds = record.result_display_seconds
             session.add(row)
 
     def tables(self) -> list[TableRecord]:
@@ -135,6 +136,7 @@ class SqlCasinoStore:
                     cast(TableStatus, r.status),
                     r.opened_at,
                     tuple(json.loads(r.dealers)),
+                    r.result_display_seconds,
                 )
                 for r in rows
             ]

@@ -183,6 +183,7 @@ class CasinoTableRow(Base):
     live: Mapped[bool] = mapped_column(Boolean)
     betting_seconds: Mapped[float] = mapped_column(Float)
     decision_seconds: Mapped[float] = mapped_column(Float)
+    result_display_seconds: Mapped[float] = mapped_column(Float, server_default="0")
     dealers: Mapped[str] = mapped_column(Text, server_default="[]")
     status: Mapped[str] = mapped_column(String(16))
     opened_at: Mapped[datetime] = mapped_column(UTCDateTime)

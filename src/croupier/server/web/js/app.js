@@ -2,7 +2,8 @@
 // WebSocket with reconnection, the message catalogues, and the header (balance, language, sign out, connection).
 // No game rule lives here: every legal action comes from the server.
 
-import { el, fill, freshKey } from './dom.js';
+import { el, fill, freshKey, money, secondsUntil, setMoneyFormat } from './dom.js';
+import { isMuted, onMute, play, setMuted } from './sound.js';
 
 const LANGS = ['en', 'pt', 'zh-Hant'];
 const MODULES = ['core', 'roulette', 'sicbo', 'blackjack', 'dealer'];
@@ -10,6 +11,7 @@ const SESSION_KEY = 'croupier.session';
 const LANG_KEY = 'croupier.lang';
 const LOBBY_REFRESH_MS = 5000;
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
+const DEFAULT_CURRENCY = 'MOP';
 
 const state = {
   session: readSession(), // {token, username, role}
@@ -18,6 +20,8 @@ const state = {
   fallback: {}, // English, for a key a catalogue lacks
   languageListeners: new Set(),
   page: null, // {unmount()} of the current view
+  currency: DEFAULT_CURRENCY, // the deployment's (GET /api/config)
+  balance: null, // the header's last balance, shown again in the new language's format
 };
 
 // -- i18n ---------------------------------------------------------------------------------------------------------
@@ -42,11 +46,46 @@ async function loadCatalogues(lang) {
   return Object.assign({}, ...parts);
 }
 
-/** The message for `key` in the current language, its `{name}` placeholders filled from `params`. */
+/**
+ * The form of a plural message (a catalogue value such as {"one": "{count} roll", "other": "{count} rolls"}) for
+ * `count`: "zero" when the count is 0 and the catalogue has one, else Intl.PluralRules' category for the page's
+ * language, else "other".
+ */
+function pluralForm(forms, count, lang) {
+  const n = Number(count);
+  if (n === 0 && typeof forms.zero === 'string') return forms.zero;
+  let category = 'other';
+  try {
+    if (Number.isFinite(n)) category = new Intl.PluralRules(lang).select(n);
+  } catch {
+    category = 'other';
+  }
+  return forms[category] ?? forms.other ?? Object.values(forms).find((v) => typeof v === 'string') ?? '';
+}
+
+/** The number a plural message is chosen by: `params.count`, else the only number among `params`. */
+function countOf(params) {
+  if (!params) return undefined;
+  if (params.count !== undefined) return params.count;
+  const numbers = Object.values(params).filter((v) => typeof v === 'number');
+  return numbers.length === 1 ? numbers[0] : undefined;
+}
+
+/**
+ * The message for `key` in the current language, its `{name}` placeholders filled from `params`. A catalogue value
+ * may be an object of plural forms ({"one", "other", "zero"?, …}): the form for `params.count` (else for the only
+ * number among `params`) is used.
+ */
 export function t(key, params = {}) {
-  let text = state.messages[key] ?? state.fallback[key];
-  if (text === undefined) return key;
-  return text.replace(/\{(\w+)\}/g, (whole, name) => (params && params[name] !== undefined && params[name] !== null ? String(params[name]) : whole));
+  let text = state.messages[key];
+  let lang = state.lang;
+  if (text === undefined) {
+    text = state.fallback[key];
+    lang = 'en';
+  }
+  if (text === undefined || text === null) return key;
+  if (typeof text === 'object') text = pluralForm(text, countOf(params), lang);
+  return String(text).replace(/\{(\w+)\}/g, (whole, name) => (params && params[name] !== undefined && params[name] !== null ? String(params[name]) : whole));
 }
 
 /** Whether a catalogue holds `key`. */
@@ -70,8 +109,10 @@ async function setLanguage(lang) {
   state.fallback = fallback || messages;
   localStorage.setItem(LANG_KEY, lang);
   $('lang').value = lang;
+  setMoneyFormat(lang, state.currency);
   translateStatic();
   setConn($('conn').dataset.state);
+  renderHeader();
   for (const fn of [...state.languageListeners]) {
     try {
       fn(lang);
@@ -94,6 +135,7 @@ function readSession() {
 
 function saveSession(s) {
   state.session = s;
+  state.balance = null;
   if (s) sessionStorage.setItem(SESSION_KEY, JSON.stringify(s));
   else sessionStorage.removeItem(SESSION_KEY);
   renderHeader();
@@ -143,11 +185,22 @@ export async function api(method, path, body, opts = {}) {
 
 const $ = (id) => document.getElementById(id);
 
-/** Show the wallet's balance in the header (an integer). */
+const isPlayer = () => Boolean(state.session && state.session.role === 'player');
+
+/** Show the wallet's balance in the header (an integer, shown through money()); only a player has one. */
 export function wallet(balance) {
-  if (typeof balance !== 'number') return;
-  $('balance').textContent = String(balance);
-  $('balance-wrap').hidden = false;
+  if (typeof balance !== 'number' || !isPlayer()) return;
+  state.balance = balance;
+  renderBalance();
+}
+
+function renderBalance() {
+  const node = $('balance');
+  const shown = isPlayer() && typeof state.balance === 'number';
+  $('balance-wrap').hidden = !shown;
+  if (!shown) return;
+  node.textContent = money(state.balance);
+  node.dataset.amount = String(state.balance);
 }
 
 async function refreshWallet() {
@@ -164,8 +217,33 @@ function renderHeader() {
   const s = state.session;
   $('logout').hidden = !s;
   $('who').hidden = !s;
-  $('who').textContent = s ? `${s.username} · ${t(`role.${s.role}`)}` : '';
-  if (!s || s.role !== 'player') $('balance-wrap').hidden = true;
+  fill($('who'), s ? [el('span', { class: 'who-name', text: s.username }), ' · ', el('span', { class: 'who-role', 'data-role': s.role, text: t(`role.${s.role}`) })] : []);
+  if (!isPlayer()) state.balance = null; // a dealer or an admin has no balance to show
+  renderBalance();
+  renderMute();
+}
+
+function renderMute() {
+  const muted = isMuted();
+  const button = $('mute');
+  button.setAttribute('aria-pressed', muted ? 'true' : 'false');
+  button.dataset.muted = muted ? 'true' : 'false';
+  fill($('mute-icon'), speaker(muted));
+}
+
+/** The mute toggle's icon: a speaker with its sound waves, or struck through (SVG drawn here: no emoji font needed). */
+function speaker(muted) {
+  const NS = 'http://www.w3.org/2000/svg';
+  const svg = document.createElementNS(NS, 'svg');
+  for (const [k, v] of Object.entries({ viewBox: '0 0 24 24', width: '20', height: '20', fill: 'none', stroke: 'currentColor', 'stroke-width': '2', 'stroke-linecap': 'round', 'stroke-linejoin': 'round', focusable: 'false' })) svg.setAttribute(k, v);
+  const parts = ['M3 9v6h4l5 4V5L7 9H3z', ...(muted ? ['M16 9l6 6', 'M22 9l-6 6'] : ['M16 8.5a5 5 0 0 1 0 7', 'M19 5.5a9 9 0 0 1 0 13'])];
+  for (const d of parts) {
+    const path = document.createElementNS(NS, 'path');
+    path.setAttribute('d', d);
+    if (d.startsWith('M3')) path.setAttribute('fill', 'currentColor');
+    svg.append(path);
+  }
+  return svg;
 }
 
 function setConn(kind) {
@@ -293,10 +371,45 @@ async function logout() {
 
 // -- lobby ----------------------------------------------------------------------------------------------------------
 
+/** The stake range a table's card shows: the main bet's where the game has one (blackjack), else every kind's. */
 function limitsOf(table) {
-  const bets = Object.values((table.limits && table.limits.bets) || {});
+  const all = (table.limits && table.limits.bets) || {};
+  const bets = all.main ? [all.main] : Object.values(all);
   if (!bets.length) return null;
   return { min: Math.min(...bets.map((b) => b.min)), max: Math.max(...bets.map((b) => b.max)) };
+}
+
+/** One of a table's last results on its lobby card: a pocket (with its colour), three dice, or a dealer's total. */
+function recentItem(r) {
+  if (r === null || r === undefined) return null;
+  if (typeof r !== 'object') return el('li', { class: 'recent-item', 'data-result': String(r), text: String(r) });
+  if (r.pocket !== undefined) {
+    return el('li', { class: `recent-item pocket colour-${r.colour || 'none'}`, 'data-result': String(r.pocket), 'data-colour': r.colour || '', text: String(r.pocket) });
+  }
+  if (Array.isArray(r.dice)) {
+    const total = r.total ?? r.dice.reduce((a, b) => a + b, 0);
+    return el(
+      'li',
+      { class: `recent-item recent-roll size-${r.size || ''}`, 'data-result': r.dice.join(','), 'data-total': total, 'aria-label': t('lobby.recent_dice', { dice: r.dice.join(' '), total }) },
+      el('span', { class: 'recent-dice', 'aria-hidden': 'true', text: r.dice.join(' ') }),
+      el('span', { class: 'recent-total', 'aria-hidden': 'true', text: String(total) }),
+    );
+  }
+  // blackjack: the dealer's hand (`dealer_total`, `dealer_bust`, `dealer_blackjack` of the table's history)
+  const total = r.dealer_total ?? null;
+  if (total === null) return null;
+  const bust = r.dealer_bust === true;
+  const blackjack = r.dealer_blackjack === true;
+  const text = blackjack ? t('lobby.recent_blackjack') : bust ? t('lobby.recent_bust', { total }) : String(total);
+  return el('li', { class: `recent-item dealer${bust ? ' bust' : ''}${blackjack ? ' blackjack' : ''}`, 'data-result': String(total), text });
+}
+
+/** The table's timer as its card says it: the bell of the betting window, or when the next window opens. */
+function countdownText(status, seconds) {
+  if (seconds === null) return '';
+  if (status === 'betting') return t('lobby.closes_in', { count: seconds, seconds });
+  if (status === 'settled' || status === 'voided') return t('lobby.next_in', { count: seconds, seconds });
+  return t('lobby.decision_in', { count: seconds, seconds });
 }
 
 function lobbyPage(view) {
@@ -307,26 +420,56 @@ function lobbyPage(view) {
   const heading = el('h1');
   const section = el('section', { class: 'lobby' }, heading, list);
   fill(view, section);
+  const timers = []; // {node, table}: the cards' countdowns, ticked every second from the tables' deadlines
+  const tick = () => {
+    for (const { node, table } of timers) {
+      const seconds = table.deadline ? secondsUntil(table.deadline) : null;
+      node.hidden = seconds === null;
+      node.dataset.seconds = seconds === null ? '' : String(seconds);
+      node.dataset.status = table.status || '';
+      node.textContent = countdownText(table.status, seconds);
+    }
+  };
   const render = () => {
     heading.textContent = t('lobby.title');
+    timers.length = 0;
     if (!loaded) return fill(list, el('p', { class: 'muted', text: t('lobby.loading') }));
     if (!tables.length) return fill(list, el('p', { class: 'muted', text: t('lobby.empty') }));
+    // The list is re-read every few seconds: a keyboard user's focus stays on the button it was on.
+    const active = document.activeElement;
+    const focused = active && list.contains(active) ? active.getAttribute('data-testid') : null;
     fill(
       list,
       tables.map((tb) => {
         const lim = limitsOf(tb);
-        const seats = tb.game === 'blackjack' && typeof tb.boxes === 'number' ? t('lobby.seats', { taken: (tb.seats || []).length, boxes: tb.boxes }) : null;
+        const seats = tb.game === 'blackjack' && typeof tb.boxes === 'number' ? t('lobby.seats', { taken: (tb.seats || []).length, boxes: tb.boxes, count: tb.boxes }) : null;
+        const recent = (tb.recent || []).map(recentItem).filter(Boolean);
+        const countdown = el('p', { class: 'table-countdown', testid: 'table-countdown', role: 'timer', 'aria-live': 'off' });
+        timers.push({ node: countdown, table: tb });
+        const titleId = `card-title-${tb.table}`;
         return el(
           'article',
-          { class: `table-card game-${tb.game}`, testid: 'table-card', 'data-table': tb.table, 'data-game': tb.game, 'data-live': tb.live ? 'true' : 'false' },
-          el('h2', {}, el('span', { class: 'game-name', text: t(`game.${tb.game}`) }), ' ', el('span', { class: 'table-id', text: tb.table })),
+          { class: `table-card game-${tb.game}`, testid: 'table-card', 'data-table': tb.table, 'data-game': tb.game, 'data-live': tb.live ? 'true' : 'false', 'aria-labelledby': titleId },
+          el('h2', { id: titleId }, el('span', { class: 'game-name', text: t(`game.${tb.game}`) }), ' ', el('span', { class: 'table-id', text: tb.table })),
           el('p', { class: 'badges' }, el('span', { class: `badge ${tb.live ? 'live' : 'rng'}`, text: tb.live ? t('lobby.live') : t('lobby.rng') }), el('span', { class: 'badge phase', 'data-phase': tb.status || '', text: t(`phase.${tb.status || 'waiting'}`) })),
-          lim ? el('p', { class: 'limits', text: t('lobby.limits', { min: lim.min, max: lim.max }) }) : null,
+          countdown,
+          lim ? el('p', { class: 'limits', 'data-min': lim.min, 'data-max': lim.max, text: t(tb.game === 'blackjack' ? 'lobby.limits_main' : 'lobby.limits', { min: money(lim.min), max: money(lim.max) }) }) : null,
           seats ? el('p', { class: 'seats', text: seats }) : null,
-          el('button', { type: 'button', class: 'primary', testid: `join-${tb.table}`, onclick: () => go(`#/table/${tb.table}`), text: t('lobby.join') }),
+          el(
+            'div',
+            { class: 'recent', testid: 'table-recent', 'data-count': recent.length },
+            el('h3', { class: 'recent-title', text: t('lobby.recent') }),
+            recent.length ? el('ol', { class: `recent-list game-${tb.game}`, 'aria-label': t('lobby.recent') }, recent) : el('p', { class: 'muted small', text: t('lobby.no_recent') }),
+          ),
+          el('button', { type: 'button', class: 'primary', testid: `join-${tb.table}`, 'aria-describedby': titleId, onclick: () => go(`#/table/${tb.table}`), text: t('lobby.join') }),
         );
       }),
     );
+    tick();
+    if (focused) {
+      const again = list.querySelector(`[data-testid="${CSS.escape(focused)}"]`);
+      if (again) again.focus({ preventScroll: true });
+    }
   };
   const load = async () => {
     try {
@@ -343,9 +486,11 @@ function lobbyPage(view) {
   load();
   refreshWallet();
   const timer = setInterval(load, LOBBY_REFRESH_MS);
+  const ticker = setInterval(tick, 1000);
   return {
     unmount() {
       clearInterval(timer);
+      clearInterval(ticker);
       bag.forEach((f) => f());
     },
   };
@@ -502,12 +647,13 @@ function tablePage(view, tableId) {
       console.error(err);
       toast('error', t('error.module', { game: table.game }));
     }
-    if (state.session && state.session.role === 'dealer' && table.live) {
+    // The dealer's console: for the table's own dealers (the server gives them, and only them, `dealer_prompt`).
+    if (state.session && state.session.role === 'dealer' && table.live && table.dealer_prompt) {
       try {
         const dealer = await import('./dealer.js');
         if (!closed) {
+          page.classList.add('has-dealer'); // desktop: the console is a column beside the layout (css/dealer.css)
           mounted.push(dealer.mount(dealerRoot, ctx));
-          page.classList.add('has-dealer'); // desktop: the console is a column beside the layout
         }
       } catch (err) {
         console.error(err);
@@ -544,9 +690,24 @@ function tablePage(view, tableId) {
 
 // -- boot ------------------------------------------------------------------------------------------------------------
 
+async function loadConfig() {
+  try {
+    const config = await api('GET', '/config');
+    if (config && typeof config.currency === 'string') state.currency = config.currency;
+  } catch {
+    state.currency = DEFAULT_CURRENCY;
+  }
+}
+
 async function boot() {
   $('lang').addEventListener('change', (e) => setLanguage(e.target.value));
   $('logout').addEventListener('click', logout);
+  $('mute').addEventListener('click', () => {
+    setMuted(!isMuted());
+    play('chip'); // turning the sound on says so
+  });
+  onMute(renderMute);
+  await loadConfig();
   await setLanguage(state.lang);
   renderHeader();
   window.addEventListener('hashchange', route);

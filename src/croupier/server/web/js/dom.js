@@ -36,12 +36,48 @@ export function fill(node, ...children) {
   return node;
 }
 
-/** An amount as the page shows it: an integer with a sign when asked. */
+// How amounts read: the page's language and the deployment's currency (GET /api/config), set by app.js.
+const moneyFormat = { lang: 'en', currency: 'MOP', cache: new Map() };
+
+/** Format amounts for `lang` (a page language: en, pt, zh-Hant) in `currency` (an ISO 4217 code, e.g. MOP). */
+export function setMoneyFormat(lang, currency) {
+  if (lang) moneyFormat.lang = String(lang);
+  if (currency && /^[A-Za-z]{3}$/.test(String(currency))) moneyFormat.currency = String(currency).toUpperCase();
+  moneyFormat.cache.clear();
+}
+
+/** The language and currency amounts are formatted in now. */
+export function moneySettings() {
+  return { lang: moneyFormat.lang, currency: moneyFormat.currency };
+}
+
+function formatter(kind) {
+  let f = moneyFormat.cache.get(kind);
+  if (f) return f;
+  const base = { minimumFractionDigits: 0, maximumFractionDigits: 0, useGrouping: true };
+  const options = kind === 'plain' ? base : { ...base, style: 'currency', currency: moneyFormat.currency, signDisplay: kind === 'signed' ? 'exceptZero' : 'auto' };
+  try {
+    f = new Intl.NumberFormat(moneyFormat.lang, options);
+  } catch {
+    f = new Intl.NumberFormat('en', options); // an unknown currency code or language
+  }
+  moneyFormat.cache.set(kind, f);
+  return f;
+}
+
+/**
+ * An amount (an integer in the table's unit) as the page shows it: thousands separators and the deployment's
+ * currency, as Intl.NumberFormat writes them for the page's language ("MOP 1,250"); with `signed`, a "+" for a win
+ * and a "-" for a loss (none for zero). Never formatted by hand anywhere else.
+ */
 export function money(amount, signed = false) {
-  const n = Number(amount) || 0;
-  const text = String(Math.abs(n));
-  if (!signed) return (n < 0 ? '-' : '') + text;
-  return (n > 0 ? '+' : n < 0 ? '-' : '±') + text;
+  const n = Math.trunc(Number(amount) || 0);
+  return formatter(signed ? 'signed' : 'money').format(n);
+}
+
+/** An amount without the currency, with thousands separators ("1,250"): a chip, a stack on the layout. */
+export function amountText(amount) {
+  return formatter('plain').format(Math.trunc(Number(amount) || 0));
 }
 
 /** Odds as the server writes them (35, "3/2") shown "35:1" or "3:2". */

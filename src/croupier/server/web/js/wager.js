@@ -1,14 +1,20 @@
 // What roulette and sic bo share: the phase and countdown, the chip rack, the bet slip (pending bets, undo, clear,
-// rebet, double, confirm), the player's bets of the round and the settlement lines. The layout itself is the game
+// rebet, double, confirm), the player's bets of the round, the bell (chips not confirmed are taken off and named),
+// the result moment (the result and the player's own result until the next window opens), the spots' names, tips
+// and keyboard navigation (one tab stop, arrow keys), and the keyboard shortcuts. The layout itself is the game
 // module's. Every bet is checked by the server; the page only proposes.
 
-import { el, fill, money, secondsUntil } from './dom.js';
+import { amountText, el, fill, money, secondsUntil } from './dom.js';
+import { play } from './sound.js';
 
 const CHIP_FACES = [1, 5, 10, 25, 100, 500, 1000, 5000];
 const MAX_CHIPS = 7;
 const STALE_MS = 1000; // the countdown at 0 this long with no news: re-read the table
 const REREAD_MS = 3000; // and at most this often while it stays at 0
 const RECALL_ROUNDS = 5;
+const WARN_SECONDS = 5; // the last seconds of the window: chips not yet confirmed are pointed out
+const LONG_PRESS_MS = 450; // a touch held this long shows a spot's tip instead of laying a chip
+const UNDO_DEPTH = 50;
 
 /** The identity of a placement (its kind and where it lies), whatever its amount. */
 export function spotKey(bet) {
@@ -16,27 +22,118 @@ export function spotKey(bet) {
   return `${bet.type}:${where}`;
 }
 
+/** Whether the person asked the system for reduced motion: no wheel, no dice tumbling, no pulsing. */
+export function reducedMotion() {
+  return Boolean(globalThis.matchMedia && matchMedia('(prefers-reduced-motion: reduce)').matches);
+}
+
 /**
- * createWager(ctx, {module, describe(bet), onChange(), onResult(outcome), onSettled()}) → the shared machinery.
- * `describe(bet)` names a placement ("split 17-20"), `onChange()` re-marks the layout.
+ * One tab stop for a group of controls (a roving tabindex): the arrow keys move between the entries ({key, node, row,
+ * col}; left and right within a row, up and down to the nearest entry of the nearest row), Home and End go to the
+ * row's ends. The entry last focused keeps the tab stop across re-renders. `onMove(entry)` hears of a move (a radio
+ * group selects what it moves to).
+ */
+export function roving(container, onMove = null) {
+  let entries = [];
+  let current = null;
+  function sync() {
+    if (!entries.some((e) => e.key === current)) current = entries.length ? entries[0].key : null;
+    for (const e of entries) e.node.tabIndex = e.key === current ? 0 : -1;
+  }
+  function closest(list, col) {
+    return list.reduce((best, e) => (!best || Math.abs(e.col - col) < Math.abs(best.col - col) ? e : best), null);
+  }
+  function rowFrom(from, dir) {
+    const rows = entries.map((e) => e.row).filter((r) => (r - from.row) * dir > 0);
+    if (!rows.length) return null;
+    const row = dir > 0 ? Math.min(...rows) : Math.max(...rows);
+    return closest(
+      entries.filter((e) => e.row === row),
+      from.col,
+    );
+  }
+  function target(from, key) {
+    const same = entries.filter((e) => e.row === from.row).sort((a, b) => a.col - b.col);
+    const i = same.indexOf(from);
+    switch (key) {
+      case 'ArrowRight':
+        return same[i + 1] || null;
+      case 'ArrowLeft':
+        return i > 0 ? same[i - 1] : null;
+      case 'ArrowDown':
+        return rowFrom(from, 1);
+      case 'ArrowUp':
+        return rowFrom(from, -1);
+      case 'Home':
+        return same[0];
+      case 'End':
+        return same[same.length - 1];
+      default:
+        return undefined;
+    }
+  }
+  container.addEventListener('keydown', (ev) => {
+    if (ev.altKey || ev.ctrlKey || ev.metaKey) return;
+    const from = entries.find((e) => e.node === ev.target);
+    if (!from) return;
+    const to = target(from, ev.key);
+    if (to === undefined) return;
+    ev.preventDefault();
+    if (!to) return;
+    current = to.key;
+    sync();
+    to.node.focus();
+    if (onMove) onMove(to);
+  });
+  container.addEventListener('focusin', (ev) => {
+    const e = entries.find((x) => x.node === ev.target);
+    if (e && e.key !== current) {
+      current = e.key;
+      sync();
+    }
+  });
+  return {
+    set(list) {
+      entries = list;
+      sync();
+    },
+    select(key) {
+      if (entries.some((e) => e.key === key)) current = key;
+      sync();
+    },
+  };
+}
+
+/**
+ * createWager(ctx, hooks) → the shared machinery. Hooks: `module` ('roulette' | 'sicbo': the catalogue of the shared
+ * texts), `describe(bet)` names a placement ("Split 17-20"), `payout(bet)` its odds as shown ("17:1"),
+ * `highlight(bet | null)` marks what a spot covers, `onChange()` re-marks the layout, `drawOutcome(outcome, animate)`
+ * the result's picture (the wheel, the dice), `outcomeText(outcome)` its words, `resultSound` ('spin' | 'dice'),
+ * `rank(bet)` the order of payment,
+ * `onResult(outcome, e)`, `onSettled(e)`, `onMissed()`.
  */
 export function createWager(ctx, hooks) {
   const me = ctx.me || {};
   const isPlayer = me.role === 'player';
   const tableId = ctx.table.table;
+  const mt = (name, params) => ctx.t(`${hooks.module}.${name}`, params); // the texts both games share
   const S = {
     status: ctx.table.status,
     deadline: ctx.table.deadline,
     round: ctx.table.round,
     chip: null,
-    pending: [], // {bet, key?}: not yet sent
-    placed: [], // {ref, bet}: held by the server this round
+    pending: [], // {bet, key?, sending?}: not yet sent
+    placed: [], // {ref, round, bet}: held by the server this round
     last: [], // the bets of the previous round (rebet)
-    undo: [],
+    undo: [], // earlier states of `pending` (only chips not yet placed: a confirmed bet is never undone)
     busy: false,
     settlement: null, // {round, lines: [{bet, net}], total}
     noMoreBets: false,
     view: null,
+    unplaced: null, // {round, bets}: chips still unconfirmed at the bell, taken off the layout
+    moment: null, // {round, outcome, animate, node}: the result on screen until the next window opens
+    closedMoment: null, // the round whose result moment the player closed
+    tip: null, // the key of the spot whose tip shows
   };
 
   // -- the chip rack ---------------------------------------------------------------------------------------------
@@ -55,8 +152,10 @@ export function createWager(ctx, hooks) {
   const phase = el('span', { class: 'phase', testid: 'phase', 'data-phase': S.status || '' });
   const countdown = el('span', { class: 'countdown', testid: 'countdown', 'aria-live': 'off' });
   const nomore = el('span', { class: 'no-more-bets', role: 'status', hidden: true });
+  const warning = el('p', { class: 'unconfirmed-warning', testid: 'unconfirmed-warning', role: 'status', hidden: true });
   const statusBar = el('div', { class: 'status-bar' }, phase, countdown, nomore);
   const chipRack = el('div', { class: 'chips', role: 'radiogroup' });
+  const chipNav = roving(chipRack, (entry) => pickChip(entry.amount));
   const buttons = {};
   for (const name of ['undo', 'clear', 'rebet', 'double', 'confirm-bets']) {
     buttons[name] = el('button', { type: 'button', class: name === 'confirm-bets' ? 'primary' : '', testid: name });
@@ -70,18 +169,48 @@ export function createWager(ctx, hooks) {
   const slip = el('div', { class: 'slip', 'aria-live': 'polite' });
   const settlement = el('ol', { class: 'settlement', testid: 'settlement' });
   const settlementBox = el('section', { class: 'settlement-box card' }, el('h3', { class: 'settlement-title' }), settlement);
-  const controls = isPlayer ? el('div', { class: 'bet-controls' }, chipRack, actionBar) : el('div', { class: 'bet-controls watching' });
-  const slipBox = isPlayer ? slip : el('div', { class: 'slip watching' });
+  const helpSummary = el('summary');
+  const helpList = el('ul', { class: 'help-keys' });
+  const help = el('details', { class: 'wager-help', testid: 'wager-help' }, helpSummary, helpList);
+  const controls = isPlayer ? el('div', { class: 'bet-controls' }) : el('div', { class: 'bet-controls watching' });
+  const slipBox = isPlayer ? el('div', { class: 'slip-box' }, slip, help) : el('div', { class: 'slip watching' });
+  // The chips that missed the bell: named until dismissed or the next window opens.
+  const unplacedList = el('ul', { class: 'unplaced-list' });
+  const unplacedTitle = el('p', { class: 'unplaced-title' });
+  const unplacedDismiss = el('button', { type: 'button', class: 'unplaced-dismiss', testid: 'unplaced-dismiss', onclick: dismissUnplaced });
+  const unplacedBox = el('section', { class: 'unplaced-notice', testid: 'unplaced-notice', role: 'alert', hidden: true }, unplacedTitle, unplacedList, unplacedDismiss);
+  // Beside the chips (at hand on a phone): the warning of the window's last seconds, then the notice of the bell.
+  if (isPlayer) controls.append(chipRack, actionBar, warning, unplacedBox);
+  // The spot under the pointer (or focused, or long-pressed): its name and payout.
+  const tip = el('p', { class: 'spot-tip', testid: 'spot-tip', 'aria-hidden': 'true' });
+  // The result moment.
+  const momentTitle = el('h2', { class: 'moment-title' });
+  const momentPicture = el('div', { class: 'moment-picture' });
+  const momentWords = el('p', { class: 'moment-words' });
+  const momentMine = el('div', { class: 'moment-mine' });
+  const momentNext = el('p', { class: 'moment-next', testid: 'moment-next' });
+  const momentClose = el('button', { type: 'button', class: 'moment-close', testid: 'result-close', onclick: closeMoment, text: '×' });
+  const moment = el(
+    'section',
+    { class: 'result-moment', testid: 'result-moment', hidden: true, 'aria-live': 'polite' },
+    el('div', { class: 'moment-head' }, momentTitle, momentClose),
+    el('div', { class: 'moment-body' }, momentPicture, el('div', { class: 'moment-text' }, momentWords, momentMine)),
+    momentNext,
+  );
 
   // -- the slip -------------------------------------------------------------------------------------------------------
   const total = (list) => list.reduce((s, p) => s + p.bet.amount, 0);
   function snapshot() {
-    S.undo.push(S.pending.map((p) => ({ bet: { ...p.bet } })));
-    if (S.undo.length > 50) S.undo.shift();
+    S.undo.push(S.pending.filter((p) => !p.sending).map((p) => ({ bet: { ...p.bet } })));
+    if (S.undo.length > UNDO_DEPTH) S.undo.shift();
   }
   function changed() {
     render();
     hooks.onChange && hooks.onChange();
+  }
+  function pickChip(amount) {
+    S.chip = amount;
+    renderChips();
   }
   function add(placement) {
     if (!isPlayer) return;
@@ -89,31 +218,35 @@ export function createWager(ctx, hooks) {
     if (S.status !== 'betting') ctx.toast('info', ctx.t('bet.next_round'));
     snapshot();
     const key = spotKey(placement);
-    const same = S.pending.find((p) => spotKey(p.bet) === key);
+    const same = S.pending.find((p) => !p.sending && spotKey(p.bet) === key);
     if (same) {
       same.bet = { ...same.bet, amount: same.bet.amount + S.chip };
       same.key = null;
     } else S.pending.push({ bet: { ...placement, amount: S.chip } });
+    play('chip');
     changed();
   }
+  // Undo takes back only chips not yet placed: a confirmed bet is the server's (RO 3, SB 3.1) and never staged again.
   function onUndo() {
-    if (!S.undo.length) return;
+    if (!S.undo.length || S.busy) return;
     S.pending = S.undo.pop();
     changed();
   }
   function onClear() {
-    if (!S.pending.length) return;
+    if (!S.pending.length || S.busy) return;
     snapshot();
     S.pending = [];
     changed();
   }
   function onRebet() {
+    if (S.busy) return;
     if (!S.last.length) return ctx.toast('info', ctx.t('bet.nothing_to_rebet'));
     snapshot();
     S.pending = S.last.map((b) => ({ bet: { ...b } }));
     changed();
   }
   function onDouble() {
+    if (S.busy) return;
     snapshot();
     if (S.pending.length) S.pending = S.pending.map((p) => ({ bet: { ...p.bet, amount: p.bet.amount * 2 } }));
     else if (S.placed.length) S.pending = S.placed.map((p) => ({ bet: { ...p.bet } }));
@@ -125,28 +258,54 @@ export function createWager(ctx, hooks) {
     changed();
   }
   async function onConfirm() {
-    if (!S.pending.length || S.busy) return;
+    if (!S.pending.length || S.busy || S.status !== 'betting') return;
     S.busy = true;
     render();
     let ok = 0;
     const failed = [];
     for (const p of [...S.pending]) {
+      if (!S.pending.includes(p)) continue; // taken off at the bell meanwhile
       p.key = p.key || (globalThis.crypto && crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`);
+      p.sending = true;
       try {
         const answer = await ctx.api('POST', `/tables/${tableId}/bets`, p.bet, { key: p.key });
         S.pending = S.pending.filter((x) => x !== p);
         if (!S.placed.some((x) => x.ref === answer.ref && x.round === answer.round)) S.placed.push({ ref: answer.ref, round: answer.round, bet: answer.bet || p.bet });
         ok += 1;
       } catch (err) {
+        p.sending = false;
         if (err.status !== 0) p.key = null; // a refusal: a new attempt is a new command; a lost answer keeps its key
         failed.push(err);
+        if (S.status !== 'betting' && S.pending.includes(p)) {
+          S.pending = S.pending.filter((x) => x !== p); // refused at the bell: named with the others
+          missed([p.bet]);
+        }
       }
     }
     S.busy = false;
+    S.undo = []; // what was confirmed is on the layout; undo starts again from here
     if (ok) ctx.toast('info', ctx.t('bet.placed', { count: ok }));
     if (failed.length) ctx.toast('error', ctx.errorText(failed[0]));
     if (ctx.refreshWallet) ctx.refreshWallet();
     changed();
+  }
+
+  // -- the bell: chips not confirmed are not bets ------------------------------------------------------------------------
+  function missed(bets) {
+    if (!bets.length) return;
+    if (!S.unplaced || S.unplaced.round !== S.round) S.unplaced = { round: S.round, bets: [] };
+    S.unplaced.bets.push(...bets.map((b) => ({ ...b })));
+  }
+  function bell() {
+    if (!isPlayer) return;
+    const idle = S.pending.filter((p) => !p.sending);
+    S.pending = S.pending.filter((p) => p.sending); // a bet on its way is the server's to accept or refuse
+    S.undo = [];
+    missed(idle.map((p) => p.bet));
+  }
+  function dismissUnplaced() {
+    S.unplaced = null;
+    render();
   }
 
   // -- phase and countdown -----------------------------------------------------------------------------------------
@@ -163,10 +322,42 @@ export function createWager(ctx, hooks) {
     }
     countdown.textContent = left === null ? '' : String(left);
     countdown.dataset.seconds = left === null ? '' : String(left);
-    countdown.setAttribute('aria-label', left === null ? '' : ctx.t('table.seconds_left', { seconds: left }));
+    countdown.setAttribute('aria-label', left === null ? '' : ctx.t('table.seconds_left', { seconds: left, count: left }));
     countdown.hidden = left === null;
+    countdown.classList.toggle('closing', left !== null && left <= WARN_SECONDS);
+    const waiting = S.pending.filter((p) => !p.sending);
+    const warn = isPlayer && left !== null && left <= WARN_SECONDS && waiting.length > 0;
+    warning.hidden = !warn;
+    if (warn) {
+      warning.textContent = mt('unconfirmed', { count: waiting.length, amount: money(total(waiting)) });
+      warning.dataset.count = String(waiting.length);
+    }
+    const next = S.moment && (S.status === 'settled' || S.status === 'voided') ? secondsUntil(S.deadline) : null;
+    momentNext.hidden = next === null;
+    momentNext.dataset.seconds = next === null ? '' : String(next);
+    momentNext.textContent = next === null ? '' : mt('next_in', { count: next });
   }
   const clock = setInterval(renderClock, 250);
+
+  function renderChips() {
+    const list = chips();
+    if (chipRack.dataset.faces !== list.join(',')) {
+      chipRack.dataset.faces = list.join(',');
+      const nodes = list.map((c) =>
+        el('button', { type: 'button', class: 'chip', testid: `chip-${c}`, role: 'radio', 'data-amount': c, onclick: () => pickChip(c), text: amountText(c) }),
+      );
+      fill(chipRack, nodes);
+      chipNav.set(nodes.map((node, i) => ({ key: String(list[i]), node, row: 0, col: i, amount: list[i] })));
+    }
+    chipRack.setAttribute('aria-label', ctx.t('bet.chips'));
+    for (const node of chipRack.children) {
+      const on = Number(node.dataset.amount) === S.chip;
+      node.classList.toggle('on', on);
+      node.setAttribute('aria-checked', on ? 'true' : 'false');
+      node.setAttribute('aria-label', money(Number(node.dataset.amount)));
+    }
+    chipNav.select(String(S.chip));
+  }
 
   function render() {
     phase.dataset.phase = S.status || '';
@@ -174,45 +365,69 @@ export function createWager(ctx, hooks) {
     nomore.hidden = !S.noMoreBets;
     nomore.textContent = ctx.t('table.no_more_bets');
     renderClock();
-    chipRack.setAttribute('aria-label', ctx.t('bet.chips'));
-    fill(
-      chipRack,
-      chips().map((c) =>
-        el('button', {
-          type: 'button',
-          class: `chip${S.chip === c ? ' on' : ''}`,
-          testid: `chip-${c}`,
-          role: 'radio',
-          'aria-checked': S.chip === c ? 'true' : 'false',
-          'data-amount': c,
-          onclick: () => {
-            S.chip = c;
-            render();
-          },
-          text: c,
-        }),
-      ),
-    );
-    buttons.undo.textContent = ctx.t('bet.undo');
-    buttons.clear.textContent = ctx.t('bet.clear');
-    buttons.rebet.textContent = ctx.t('bet.rebet');
-    buttons.double.textContent = ctx.t('bet.double');
-    buttons['confirm-bets'].textContent = ctx.t('bet.confirm', { total: total(S.pending) });
-    buttons['confirm-bets'].dataset.total = String(total(S.pending));
-    buttons.undo.disabled = !S.undo.length || S.busy;
-    buttons.clear.disabled = !S.pending.length || S.busy;
-    buttons['confirm-bets'].disabled = !S.pending.length || S.busy;
-    const line = (p, cls) => el('li', { class: cls, 'data-bet': p.bet.type }, `${hooks.describe(p.bet)} · ${money(p.bet.amount)}`);
-    fill(
-      slip,
-      S.placed.length ? el('p', { class: 'slip-title', text: ctx.t('bet.on_layout', { total: total(S.placed) }) }) : null,
-      S.placed.length ? el('ul', { class: 'slip-list placed' }, S.placed.map((p) => line(p, 'placed'))) : null,
-      S.pending.length ? el('p', { class: 'slip-title', text: ctx.t('bet.pending', { total: total(S.pending) }) }) : null,
-      S.pending.length ? el('ul', { class: 'slip-list pending' }, S.pending.map((p) => line(p, 'pending'))) : null,
-      !S.placed.length && !S.pending.length ? el('p', { class: 'muted', text: ctx.t('bet.hint') }) : null,
-    );
+    if (isPlayer) {
+      renderChips();
+      buttons.undo.textContent = ctx.t('bet.undo');
+      buttons.clear.textContent = ctx.t('bet.clear');
+      buttons.rebet.textContent = ctx.t('bet.rebet');
+      buttons.double.textContent = ctx.t('bet.double');
+      buttons['confirm-bets'].textContent = ctx.t('bet.confirm', { total: money(total(S.pending)) });
+      buttons['confirm-bets'].dataset.total = String(total(S.pending));
+      buttons.undo.disabled = !S.undo.length || S.busy;
+      buttons.clear.disabled = !S.pending.length || S.busy;
+      buttons['confirm-bets'].disabled = !S.pending.length || S.busy || S.status !== 'betting';
+      const line = (p, cls) => el('li', { class: cls, 'data-bet': p.bet.type, 'data-key': spotKey(p.bet), 'data-amount': p.bet.amount }, `${hooks.describe(p.bet)} · ${money(p.bet.amount)}`);
+      fill(
+        slip,
+        S.placed.length ? el('p', { class: 'slip-title', text: ctx.t('bet.on_layout', { total: money(total(S.placed)) }) }) : null,
+        S.placed.length ? el('ul', { class: 'slip-list placed' }, S.placed.map((p) => line(p, 'placed'))) : null,
+        S.pending.length ? el('p', { class: 'slip-title', text: ctx.t('bet.pending', { total: money(total(S.pending)) }) }) : null,
+        S.pending.length ? el('ul', { class: 'slip-list pending' }, S.pending.map((p) => line(p, 'pending'))) : null,
+        !S.placed.length && !S.pending.length ? el('p', { class: 'muted', text: ctx.t('bet.hint') }) : null,
+      );
+      renderHelp();
+    }
+    renderUnplaced();
     settlementBox.querySelector('.settlement-title').textContent = ctx.t('table.settlement');
     renderSettlement();
+    renderMoment();
+  }
+
+  function renderHelp() {
+    helpSummary.textContent = mt('help.title');
+    const keys = [
+      ['help.layout', {}],
+      ['help.chips', { count: chips().length }],
+      ['help.confirm', {}],
+      ['help.undo', {}],
+      ['help.rebet', {}],
+      ['help.double', {}],
+      ['help.clear', {}],
+      ['help.escape', {}],
+    ];
+    fill(
+      helpList,
+      keys.map(([k, p]) => el('li', { text: mt(k, p) })),
+    );
+  }
+
+  function renderUnplaced() {
+    const u = S.unplaced;
+    unplacedBox.hidden = !u;
+    if (!u) return;
+    unplacedBox.dataset.round = u.round || '';
+    unplacedTitle.textContent = mt('unplaced.title', { count: u.bets.length, amount: money(u.bets.reduce((s, b) => s + b.amount, 0)) });
+    fill(
+      unplacedList,
+      u.bets.map((b) => el('li', { 'data-bet': b.type, 'data-key': spotKey(b), 'data-amount': b.amount }, `${hooks.describe(b)} · ${money(b.amount)}`)),
+    );
+    unplacedDismiss.textContent = mt('unplaced.dismiss');
+  }
+
+  function settlementLines(s) {
+    return s.lines.map((l) =>
+      el('li', { class: l.net > 0 ? 'win' : l.net < 0 ? 'loss' : 'push', 'data-net': l.net, 'data-bet': l.bet.type }, el('span', { text: hooks.describe(l.bet) }), el('strong', { text: money(l.net, true) })),
+    );
   }
 
   function renderSettlement() {
@@ -220,14 +435,160 @@ export function createWager(ctx, hooks) {
     settlementBox.hidden = !s;
     if (!s) return fill(settlement);
     settlement.dataset.round = s.round || '';
-    fill(
-      settlement,
-      s.lines.map((l) =>
-        el('li', { class: l.net > 0 ? 'win' : l.net < 0 ? 'loss' : 'push', 'data-net': l.net, 'data-bet': l.bet.type }, el('span', { text: hooks.describe(l.bet) }), el('strong', { text: money(l.net, true) })),
-      ),
-      el('li', { class: 'total', 'data-total': s.total }, el('span', { text: ctx.t('table.round_net') }), el('strong', { text: money(s.total, true) })),
-    );
+    fill(settlement, settlementLines(s), el('li', { class: 'total', 'data-total': s.total }, el('span', { text: ctx.t('table.round_net') }), el('strong', { text: money(s.total, true) })));
   }
+
+  // -- the result moment: on screen from the result until the next betting window opens ------------------------------
+  function showMoment(round, outcome, animate) {
+    if (!outcome || S.closedMoment === round) return;
+    if (S.moment && S.moment.round === round) return;
+    const motion = animate && !reducedMotion();
+    S.moment = { round, outcome, node: hooks.drawOutcome(outcome, motion) };
+    moment.dataset.motion = motion ? 'full' : 'reduced';
+    fill(momentPicture, S.moment.node);
+  }
+  function hideMoment() {
+    S.moment = null;
+    fill(momentPicture);
+  }
+  function closeMoment() {
+    if (S.moment) S.closedMoment = S.moment.round;
+    hideMoment();
+    render();
+  }
+  function renderMoment() {
+    const m = S.moment;
+    moment.hidden = !m;
+    if (!m) return;
+    moment.dataset.round = m.round || '';
+    momentTitle.textContent = mt('moment.title');
+    momentClose.setAttribute('aria-label', mt('moment.close'));
+    momentWords.textContent = hooks.outcomeText(m.outcome);
+    const s = S.settlement && S.settlement.round === m.round ? S.settlement : null;
+    moment.dataset.net = s ? String(s.total) : '';
+    if (!isPlayer) return fill(momentMine);
+    if (!s) {
+      const staked = S.placed.some((p) => p.round === m.round);
+      return fill(momentMine, staked ? null : el('p', { class: 'muted', text: mt('moment.no_bet') }));
+    }
+    const head =
+      s.total > 0
+        ? el('p', { class: 'win-banner', testid: 'win-banner', 'data-amount': s.total, text: mt('moment.won', { amount: money(s.total) }) })
+        : el('p', { class: `moment-net ${s.total < 0 ? 'loss' : ''}`, testid: 'moment-net', 'data-amount': s.total, text: s.total < 0 ? mt('moment.lost', { amount: money(-s.total) }) : mt('moment.even') });
+    fill(momentMine, head, el('ol', { class: 'settlement moment-lines', 'aria-label': ctx.t('table.settlement') }, settlementLines(s)));
+  }
+
+  // -- the spots: names, tips, long press ------------------------------------------------------------------------------
+  function spotLabel(bet) {
+    const key = spotKey(bet);
+    const placed = S.placed.filter((p) => spotKey(p.bet) === key).reduce((s, p) => s + p.bet.amount, 0);
+    const pending = S.pending.filter((p) => spotKey(p.bet) === key).reduce((s, p) => s + p.bet.amount, 0);
+    const parts = [hooks.describe(bet)];
+    const pays = hooks.payout(bet);
+    if (pays) parts.push(ctx.t('table.pays', { odds: pays }));
+    if (placed + pending) parts.push(mt('spot.stake', { amount: money(placed + pending) }));
+    if (pending) parts.push(mt('spot.pending', { amount: money(pending) }));
+    return parts.join(' · ');
+  }
+  function showTip(bet) {
+    S.tip = spotKey(bet);
+    const pays = hooks.payout(bet);
+    tip.textContent = pays ? `${hooks.describe(bet)} · ${ctx.t('table.pays', { odds: pays })}` : hooks.describe(bet);
+    tip.dataset.key = S.tip;
+    tip.classList.add('on');
+    hooks.highlight && hooks.highlight(bet);
+  }
+  function hideTip(bet) {
+    if (bet && S.tip !== spotKey(bet)) return;
+    S.tip = null;
+    tip.classList.remove('on');
+    tip.dataset.key = '';
+    tip.textContent = '';
+    hooks.highlight && hooks.highlight(null);
+  }
+  /**
+   * A spot of the layout: for a player a button (a click, Enter or Space lays the chip; hovering, focusing or holding
+   * a touch shows its name, payout and what it covers), for anyone else a plain box.
+   */
+  function makeSpot(bet, attrs, ...children) {
+    const mark = el('span', { class: 'chip-mark', hidden: true, 'aria-hidden': 'true' });
+    if (!isPlayer) return el('div', { ...attrs, testid: 'spot', 'data-key': spotKey(bet) }, children, mark);
+    const node = el('button', { ...attrs, type: 'button', testid: 'spot', 'data-key': spotKey(bet), tabindex: '-1', 'aria-label': spotLabel(bet) }, children, mark);
+    let timer = null;
+    let held = false;
+    node.addEventListener('pointerenter', (ev) => ev.pointerType === 'mouse' && showTip(bet));
+    node.addEventListener('pointerleave', (ev) => {
+      clearTimeout(timer);
+      if (ev.pointerType === 'mouse') hideTip(bet);
+    });
+    node.addEventListener('focus', () => showTip(bet));
+    node.addEventListener('blur', () => hideTip(bet));
+    node.addEventListener('pointerdown', (ev) => {
+      if (ev.pointerType === 'mouse') return;
+      held = false;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        held = true;
+        showTip(bet);
+      }, LONG_PRESS_MS);
+    });
+    node.addEventListener('pointerup', () => clearTimeout(timer));
+    node.addEventListener('pointercancel', () => clearTimeout(timer));
+    node.addEventListener('contextmenu', (ev) => ev.preventDefault()); // a long press shows the tip, not a menu
+    node.addEventListener('click', () => {
+      if (held) {
+        held = false; // the long press showed the tip: no chip
+        return;
+      }
+      add(bet);
+    });
+    return node;
+  }
+  /** Mark each spot ({bet, node}) with the player's chips on it and name it with the stake. */
+  function markSpots(entries) {
+    for (const { bet, node } of entries) {
+      const key = spotKey(bet);
+      const placed = S.placed.filter((p) => spotKey(p.bet) === key).reduce((s, p) => s + p.bet.amount, 0);
+      const pending = S.pending.filter((p) => spotKey(p.bet) === key).reduce((s, p) => s + p.bet.amount, 0);
+      const mark = node.querySelector('.chip-mark');
+      const amount = placed + pending;
+      mark.hidden = !amount;
+      mark.textContent = amount ? amountText(amount) : '';
+      mark.dataset.amount = String(amount);
+      mark.classList.toggle('pending', pending > 0);
+      node.classList.toggle('staked', amount > 0);
+      if (isPlayer) node.setAttribute('aria-label', spotLabel(bet));
+    }
+  }
+
+  // -- keyboard shortcuts (the page's help lists them; docs/browser-ui.md) ---------------------------------------------
+  function onKey(ev) {
+    if (!isPlayer || ev.defaultPrevented || ev.altKey || ev.metaKey) return;
+    const t = ev.target;
+    if (t && (t.isContentEditable || ['INPUT', 'SELECT', 'TEXTAREA'].includes(t.tagName))) return;
+    const key = ev.key.length === 1 ? ev.key.toLowerCase() : ev.key;
+    if (ev.ctrlKey) {
+      if (key === 'z') {
+        ev.preventDefault();
+        onUndo();
+      }
+      return;
+    }
+    const list = chips();
+    if (/^[1-9]$/.test(key) && Number(key) <= list.length) pickChip(list[Number(key) - 1]);
+    else if (key === 'c') onConfirm();
+    else if (key === 'u') onUndo();
+    else if (key === 'r') onRebet();
+    else if (key === 'd') onDouble();
+    else if (key === 'x') onClear();
+    else if (key === 'Escape') {
+      if (S.unplaced) dismissUnplaced();
+      else if (S.moment) closeMoment();
+      else return;
+    } else return;
+    ev.preventDefault();
+  }
+  document.addEventListener('keydown', onKey);
 
   // -- the player's bets of the round, recalled after a (re)connect ----------------------------------------------------
   async function recallMine(round) {
@@ -250,9 +611,17 @@ export function createWager(ctx, hooks) {
     if (S.placed.length) S.last = S.placed.map((p) => ({ ...p.bet }));
     S.placed = [];
     S.round = round;
+    S.undo = [];
   }
 
-  // -- a round settled while the page was away (a reconnect): its lines from the player's own rounds ---------------
+  // A new betting window: the last result and the notice of missed chips go.
+  function windowOpens() {
+    S.unplaced = null;
+    S.closedMoment = null;
+    hideMoment();
+  }
+
+  // -- a round settled while the page was away (a reconnect, a reload in the result moment): its lines ---------------
   async function recallSettlement() {
     if (!isPlayer) return;
     try {
@@ -271,16 +640,27 @@ export function createWager(ctx, hooks) {
   function update(view) {
     if (!view) return;
     heardAt = Date.now();
-    const missed = !!(view.round && S.round && view.round !== S.round); // rounds went by unseen (a reconnect)
+    const missedRounds = !!(view.round && S.round && view.round !== S.round); // rounds went by unseen (a reconnect)
+    const ended = view.status === 'settled' || view.status === 'voided';
+    const unseenEnd = ended && !missedRounds && S.status !== view.status; // its `settled` or `void` was missed
+    if (S.status === 'betting' && (view.status !== 'betting' || missedRounds)) bell();
     if (view.round && view.round !== S.round) newRound(view.round);
     S.status = view.status;
     S.deadline = view.deadline;
     S.noMoreBets = view.status === 'playing';
     S.view = view.view || null;
+    if (view.status === 'betting') windowOpens();
+    const outcome = view.view && view.view.outcome;
+    if (ended && outcome) {
+      showMoment(view.round, outcome, false); // the result moment, shown again after a reload or a reconnect
+      if (isPlayer && !(S.settlement && S.settlement.round === view.round)) recallSettlement();
+    }
     recallMine(view.round);
     changed();
-    if (missed) recallSettlement();
-    if (missed && hooks.onMissed) hooks.onMissed();
+    if (missedRounds || unseenEnd) {
+      recallSettlement();
+      if (hooks.onMissed) hooks.onMissed();
+    }
   }
 
   function settle(e, placed = S.placed) {
@@ -293,6 +673,7 @@ export function createWager(ctx, hooks) {
     if (lines.length) {
       S.settlement = { round: e.round, lines: [...losers, ...others], total: e.players && me.username in e.players ? e.players[me.username] : lines.reduce((s, l) => s + l.net, 0) };
     }
+    return lines.length ? S.settlement : null;
   }
 
   function event(e) {
@@ -303,11 +684,14 @@ export function createWager(ctx, hooks) {
         S.status = 'betting';
         S.deadline = e.closes_at || null;
         S.noMoreBets = false;
+        windowOpens();
         break;
       case 'betting_closed':
+        bell();
         S.status = 'playing';
         S.deadline = null;
         S.noMoreBets = true;
+        play('bell');
         break;
       case 'bet_placed':
         if (isPlayer && e.player === me.username && !S.placed.some((p) => p.ref === e.ref && p.round === e.round)) {
@@ -316,19 +700,26 @@ export function createWager(ctx, hooks) {
         }
         break;
       case 'result':
+        if (hooks.resultSound) play(hooks.resultSound);
+        showMoment(e.round || S.round, e.outcome, true);
         hooks.onResult && hooks.onResult(e.outcome, e);
         break;
-      case 'settled':
+      case 'settled': {
         S.status = 'settled';
         S.noMoreBets = false;
-        settle(e);
+        const mine = settle(e);
+        if (mine && isPlayer) play(mine.total > 0 ? 'win' : mine.total < 0 ? 'lose' : 'chip');
         hooks.onSettled && hooks.onSettled(e);
+        refetch(); // the next window's opening (the result moment's deadline)
         break;
+      }
       case 'void':
         S.status = 'voided';
         S.noMoreBets = false;
+        hideMoment();
         ctx.toast('info', ctx.t('table.round_void', { reason: e.reason || '', rule: e.rule || '' }));
         S.placed = [];
+        refetch();
         break;
       case 'void_result':
         ctx.toast('info', ctx.t(hooks.module === 'sicbo' ? 'sicbo.void_roll' : 'roulette.void_spin', { rule: e.rule || '' }));
@@ -358,11 +749,18 @@ export function createWager(ctx, hooks) {
     controls,
     slipBox,
     settlementBox,
+    moment,
+    tip,
     add,
     render,
     update,
     event,
     isPlayer,
+    makeSpot,
+    markSpots,
+    /** Hide the spot tip (the layout is drawn again). */
+    clearTip: () => hideTip(null),
+    spotLabel,
     /** What the player has on a spot: {placed, pending}. */
     stakeOn(key) {
       const sum = (list) => list.filter((p) => spotKey(p.bet) === key).reduce((s, p) => s + p.bet.amount, 0);
@@ -370,6 +768,7 @@ export function createWager(ctx, hooks) {
     },
     unmount() {
       clearInterval(clock);
+      document.removeEventListener('keydown', onKey);
     },
   };
 }
