@@ -154,3 +154,10 @@ def assert_accessible(page: Page, screen: str) -> None:
     blocking = [v for v in violations if v.get("impact") in BLOCKING_IMPACTS]
     lines = [f"{v['impact']}: {v['id']} ({v['help']}) at {[n['target'] for n in v['nodes']][:5]}" for v in blocking]
     assert not blocking, f"{screen}: {len(blocking)} blocking accessibility violations:\n" + "\n".join(lines)
+
+
+def on_casino_time(page: Page, server: Server) -> None:
+    """Run ``page``'s clock (Playwright's, installed before the page loads) from the casino's manual clock's time, so
+    that the page counts windows down as the casino reads them even when earlier tests moved the casino's clock ahead
+    of the wall clock (it never moves back). Time then flows at the wall clock's pace in the page."""
+    page.clock.install(time=server.advance(0))

@@ -175,10 +175,10 @@ def test_the_result_moment_on_a_phone_stays_until_the_next_window(
     live: Server, browser: Browser, contexts: Any
 ) -> None:
     open_table(live, "bjp-moment")
-    live.add_account("pam", credit=1_000)
+    live.add_account("bjpam", credit=1_000)
     phone = new_page(browser, contexts, viewport=PHONE)
     csp = no_csp_violations(phone)
-    sign_in(phone, live, "pam")
+    sign_in(phone, live, "bjpam")
     join(phone, "bjp-moment")
     stake = bet(phone, 1)
     expect_balance(phone, 1_000 - stake)
@@ -221,9 +221,9 @@ def test_the_result_moment_on_a_phone_stays_until_the_next_window(
     expect(phone.get_by_test_id("round-net")).to_have_count(0)
     expect(phone.locator("[data-result]")).to_have_count(0)
     expect(phone.get_by_test_id("dealer-hand")).to_have_attribute("data-cards", "")
-    assert live.wallet("pam") == 1_000 + stake
+    assert live.wallet("bjpam") == 1_000 + stake
     expect_balance(phone, 1_000 + stake)
-    check_ledger(live, "pam")
+    check_ledger(live, "bjpam")
     assert not csp, csp
 
 
@@ -427,8 +427,8 @@ def test_a_dealer_watching_sees_the_table_without_player_controls(
     live: Server, browser: Browser, contexts: Any
 ) -> None:
     open_table(live, "bjp-watch")
-    live.add_account("wes", credit=1_000)
-    r = live.client.post("/api/tables/bjp-watch/bets", json={"box": 3, "main": 20}, headers=live.as_("wes"))
+    live.add_account("bjwes", credit=1_000)
+    r = live.client.post("/api/tables/bjp-watch/bets", json={"box": 3, "main": 20}, headers=live.as_("bjwes"))
     assert r.status_code == 201, r.text
     dealer = new_page(browser, contexts)
     sign_in(dealer, live, DEALER)
@@ -445,15 +445,15 @@ def test_a_dealer_watching_sees_the_table_without_player_controls(
     expect(dealer.locator(PLAYER_CONTROLS)).to_have_count(0)
     for action in ("decline", "stand"):
         r = live.client.post(
-            "/api/tables/bjp-watch/actions", json={"action": action, "box": 3, "hand": 0}, headers=live.as_("wes")
+            "/api/tables/bjp-watch/actions", json={"action": action, "box": 3, "hand": 0}, headers=live.as_("bjwes")
         )
         assert r.status_code == 200, r.text
     report(live, "bjp-watch", "9C")  # the dealer's 20
     expect(dealer.get_by_test_id("box-result-3")).to_have_attribute("data-result", "loss")
     expect(dealer.get_by_test_id("round-net")).to_have_count(0)  # no result of his own
     expect(dealer.locator(PLAYER_CONTROLS)).to_have_count(0)
-    assert live.wallet("wes") == 980
-    check_ledger(live, "wes")
+    assert live.wallet("bjwes") == 980
+    check_ledger(live, "bjwes")
 
 
 # -- item 10: the phone ------------------------------------------------------------------------------------------------
@@ -461,10 +461,10 @@ def test_a_dealer_watching_sees_the_table_without_player_controls(
 
 def test_phone_targets_and_the_chip_rack_beside_the_boxes(live: Server, browser: Browser, contexts: Any) -> None:
     open_table(live, "bjp-phone", {"side_bets_offered": ["any_pair", "streak"]})
-    live.add_account("pia", credit=1_000)
+    live.add_account("bjpia", credit=1_000)
     phone = new_page(browser, contexts, viewport=PHONE)
     csp = no_csp_violations(phone)
-    sign_in(phone, live, "pia")
+    sign_in(phone, live, "bjpia")
     join(phone, "bjp-phone")
     expect(phone.get_by_test_id("bet-box-7")).to_be_visible()
     assert_accessible(phone, "blackjack: betting on a phone")
@@ -498,7 +498,7 @@ def test_phone_targets_and_the_chip_rack_beside_the_boxes(live: Server, browser:
     r = live.client.post("/api/tables/bjp-phone/void", json={"reason": "a card fell"}, headers=live.as_(DEALER))
     assert r.status_code == 200, r.text
     expect_balance(phone, 1_000)
-    check_ledger(live, "pia")
+    check_ledger(live, "bjpia")
     assert not csp, csp
 
 
@@ -507,8 +507,8 @@ def test_phone_targets_and_the_chip_rack_beside_the_boxes(live: Server, browser:
 
 def test_the_table_speaks_formally_in_portuguese_and_chinese(live: Server, page: Page) -> None:
     open_table(live, "bjp-lang")
-    live.add_account("lia", credit=1_000)
-    sign_in(page, live, "lia")
+    live.add_account("bjlia", credit=1_000)
+    sign_in(page, live, "bjlia")
     join(page, "bjp-lang")
     stake = bet(page, 1)
     live.close_betting("bjp-lang", DEALER)
@@ -535,5 +535,5 @@ def test_the_table_speaks_formally_in_portuguese_and_chinese(live: Server, page:
     live.advance(PAUSE)
     page.get_by_test_id("lang-select").select_option("pt")
     expect(page.get_by_test_id("phase")).to_have_text("Façam as suas apostas")
-    assert live.wallet("lia") == 1_000 + stake
-    check_ledger(live, "lia")
+    assert live.wallet("bjlia") == 1_000 + stake
+    check_ledger(live, "bjlia")

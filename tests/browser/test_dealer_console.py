@@ -122,6 +122,8 @@ def test_blackjack_console_names_each_card_takes_cards_by_buttons_and_keys_and_t
     expect_prompt(dealer, "bell", to="burn")  # the bet's event: the first card of the deal is the burn (BJ 4.1)
     dealer.get_by_test_id("dealer-close-betting").click()
     expect_prompt(dealer, "card", to="burn")
+    # The table's phase says the deal is on, though the engine's round stays "betting" until its cards are in.
+    expect(dealer.get_by_test_id("phase")).to_have_text("No more bets — dealing")
     # A card reader types the code and Enter, wherever the focus is.
     dealer.keyboard.type("5S")
     dealer.keyboard.press("Enter")

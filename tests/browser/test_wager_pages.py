@@ -26,6 +26,7 @@ from browser.support import (
     check_ledger,
     expect_balance,
     join,
+    on_casino_time,
     report,
     settled_round,
     sign_in,
@@ -161,6 +162,7 @@ def test_undo_after_confirm_stages_nothing_again(live: Server, page: Page) -> No
 
 
 def test_unconfirmed_chips_are_named_and_taken_off_at_the_bell(live: Server, page: Page) -> None:
+    on_casino_time(page, live)  # the window's last seconds are the casino's, whatever earlier tests did to its clock
     table = new_table(live, "sicbo", betting=4)
     live.add_account("ugo", credit=1_000)
     sign_in(page, live, "ugo")
@@ -382,11 +384,11 @@ def test_sicbo_boards_show_the_servers_roads(live: Server, page: Page) -> None:
 
 def test_roulette_boards_show_the_servers_statistics(live: Server, page: Page) -> None:
     table = new_table(live, "roulette")
-    live.add_account("rui", credit=1_000)
-    play_rounds(live, table, "rui", {"type": "red", "amount": 10}, [17, 0, 17, 32, 5, 36])
+    live.add_account("wrui", credit=1_000)
+    play_rounds(live, table, "wrui", {"type": "red", "amount": 10}, [17, 0, 17, 32, 5, 36])
     stats = live.client.get(f"/api/tables/{table}/history?last=100", headers=live.login(ADMIN)).json()["stats"]
 
-    sign_in(page, live, "rui")
+    sign_in(page, live, "wrui")
     join(page, table)
     board = page.get_by_test_id("roulette-stats")
     expect(board.locator("[data-pct]")).to_have_count(3 + 2 + 2 + 3 + 3)
@@ -410,7 +412,7 @@ def test_roulette_boards_show_the_servers_statistics(live: Server, page: Page) -
     )
     expect(page.locator(".history")).to_contain_text("The last 6 spins")
     assert_accessible(page, "roulette: the boards")
-    check_ledger(live, "rui")
+    check_ledger(live, "wrui")
 
 
 # -- item 7: the wheel, the dice, reduced motion, sound, tips ---------------------------------------------------

@@ -918,11 +918,13 @@ export function mount(root, ctx) {
     const st = status() || '';
     const r = round();
     const phase = r ? r.phase : null;
+    // After the bell a live deal waits for its cards: the engine's round is still "betting", the table is not.
+    const shown = phase === 'betting' && st === 'playing' ? 'dealing' : phase;
     const seconds = betting() ? secondsLeft(S.desc.deadline) : null;
     return el(
       'header',
       { class: 'bj-bar' },
-      el('span', { class: 'bj-phase', testid: 'phase', 'data-phase': st, 'data-round-phase': phase || '', 'data-round': S.desc.round || '', text: phase ? tk('bj.phase', phase) : tk('bj.phase', 'waiting') }),
+      el('span', { class: 'bj-phase', testid: 'phase', 'data-phase': st, 'data-round-phase': phase || '', 'data-round': S.desc.round || '', text: shown ? tk('bj.phase', shown) : tk('bj.phase', 'waiting') }),
       el('span', { class: 'bj-countdown', testid: 'countdown', 'data-seconds': seconds ?? '', hidden: seconds === null }, seconds === null ? '' : ctx.t('bj.closes_in', { seconds })),
       S.desc.live ? el('span', { class: 'bj-live', text: ctx.t('bj.live') }) : null,
       r && r.cut_card_out && !(r.shoe && r.shoe.shuffle_due) ? el('span', { class: 'bj-cut', text: ctx.t('bj.cut_card') }) : null,
