@@ -352,7 +352,7 @@ def fingerprint(command: str, payload: Mapping[str, Any]) -> str:
     if orjson is not None and _plain(document):  # (floats: orjson writes 1e16 where json writes 1e+16)
         with contextlib.suppress(TypeError):  # an integer beyond 64 bits
             data = orjson.dumps(document, option=orjson.OPT_SORT_KEYS)
-    if data is None or not data.isascii():
+    if data is None or not data.isascii() or b"\x7f" in data:  # json escapes DEL as \u007f; orjson does not
         data = json.dumps(document, sort_keys=True, separators=(",", ":")).encode()
     return hashlib.sha256(data).hexdigest()
 
