@@ -854,15 +854,20 @@ class Casino:
 
     # == dealers =====================================================================================================
 
+    def _live_table_of(self, who: User, table_id: str) -> _Table:
+        """``table_id`` if it is a live table and ``who`` one of its dealers (the caller holds the lock)."""
+        self._require(who, Role.DEALER)
+        t = self._table(table_id)
+        if not t.record.live:
+            raise IllegalAction(f"Table {table_id!r} is an RNG table: its results are drawn, not reported.")
+        self._require_dealer_of(who, t)
+        return t
+
     def report(self, who: User, table_id: str, result: object) -> ReportAnswer:
         """A live table's result (dealer): a pocket 0-36 (RO 4), three dice (SB 3.2), ``"void"`` for a void spin
         or roll (RO 2.2, SB 3.3: the bets stand), or a card code from the shoe reader (BJ 5.2)."""
         with self._lock:
-            self._require(who, Role.DEALER)
-            t = self._table(table_id)
-            if not t.record.live:
-                raise IllegalAction(f"Table {table_id!r} is an RNG table: its results are drawn, not reported.")
-            self._require_dealer_of(who, t)
+            t = self._live_table_of(who, table_id)
             r = t.current
             card = t.game.feed_card(result)
             if card is not None:
@@ -895,11 +900,7 @@ class Casino:
         card. Refused (``IllegalAction``) once the card is in play (BJ 5.1.2: a dealing error is corrected on the
         layout or the round voided) and on roulette and sic bo, whose console holds a result until it is sent."""
         with self._lock:
-            self._require(who, Role.DEALER)
-            t = self._table(table_id)
-            if not t.record.live:
-                raise IllegalAction(f"Table {table_id!r} is an RNG table: its results are drawn, not reported.")
-            self._require_dealer_of(who, t)
+            t = self._live_table_of(who, table_id)
             r = t.current
             taken = t.game.take_back_card(card)
             r.state = t.game.record(r.state)
