@@ -637,6 +637,10 @@ def serve(
 admin_app = typer.Typer(help="Bootstrap accounts and money on the server's database.", no_args_is_help=True)
 app.add_typer(admin_app, name="admin")
 
+from croupier.cli_simulate import register_all as _simulate_commands  # noqa: E402
+
+app.add_typer(_simulate_commands(), name="simulate")
+
 
 def _admin_services(database: str | None) -> Any:
     try:

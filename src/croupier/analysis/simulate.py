@@ -48,6 +48,8 @@ from croupier.blackjack.rules import (
     DealerSoft17,
     DealingDevice,
     DoubleOn,
+    SevensMixedTriple,
+    SevensThirdCard,
     SplitPairBy,
 )
 from croupier.errors import InvalidInput, InvalidRules
@@ -95,7 +97,7 @@ def encode_rules(rules: BlackjackRules) -> I64:
 
 
 def encode_chart(chart: Chart) -> I8:
-    """The chart's tables stacked into the one int8 table the compiled functions read."""
+    """The chart's tables stacked into the one int8 table the compiled functions read (insurance never taken)."""
     out = np.zeros((sk.T_ROWS, 11), np.int8)
     out[sk.T_HARD : sk.T_HARD + 22] = chart.hard
     out[sk.T_SOFT : sk.T_SOFT + 22] = chart.soft
@@ -108,7 +110,47 @@ def encode_chart(chart: Chart) -> I8:
     return out
 
 
+def play_tables(counted: Play, others: Play | None = None) -> I64:
+    """The kernel's play tables, flattened from ``[who, part, row, up]``: ``counted`` for the counted box and
+    ``others`` (default the same chart with no index plays) for every other box. A :data:`Play` is an encoded
+    chart, or (at, above, below) index tables."""
+
+    def parts(play: Play) -> tuple[npt.ArrayLike, npt.ArrayLike, npt.ArrayLike]:
+        if isinstance(play, tuple):
+            return play
+        return np.full((sk.T_ROWS, 11), sk.NO_INDEX, np.int64), play, play
+
+    base: Play = np.asarray(counted[1], np.int8) if isinstance(counted, tuple) else counted
+    out = np.zeros((2, 3, sk.T_ROWS, 11), np.int64)
+    plays: tuple[Play, Play] = (counted, others if others is not None else base)
+    for who, play in enumerate(plays):
+        for part, table in enumerate(parts(play)):
+            out[who, part] = table
+    return out.ravel()
+
+
+def encode_sides(rules: BlackjackRules) -> I64:
+    """The side bets' paytable (BJ 14) in chips on a stake of one unit: the unit is the smallest number of chips
+    that is a multiple of :data:`STAKE` and of every odds' denominator, so every payment is whole."""
+    p = rules.paytables
+    odds = [p.any_pair, p.perfect_pairs_perfect, p.perfect_pairs_coloured, p.perfect_pairs_mixed, p.over_under_13,
+            p.sevens_two_mixed, p.sevens_two_suited, p.sevens_three_mixed, p.sevens_three_suited]  # fmt: skip
+    unit = STAKE
+    for o in odds:
+        unit = math.lcm(unit, Fraction(o).denominator)
+    out = np.zeros(sk.SP_SIZE, np.int64)
+    out[sk.SP_STAKE] = unit
+    for slot, o in zip(range(sk.SP_ANY_PAIR, sk.SP_SEVENS_THREE_SUITED + 1), odds, strict=True):
+        out[slot] = int(Fraction(o) * unit)
+    out[sk.SP_MIXED_TRIPLE_500] = rules.sevens_mixed_triple is SevensMixedTriple.PAYS_500
+    out[sk.SP_THIRD_ANY] = rules.sevens_third_card is SevensThirdCard.ANY
+    return out
+
+
 Composition = Sequence[int] | Sequence[Card]
+Play = I8 | tuple[npt.ArrayLike, npt.ArrayLike, npt.ArrayLike]
+"""What a box plays by: an encoded chart, or index tables (count at which each cell's index starts, the cell at
+or above it, the cell below it)."""
 
 
 def shoe_codes(rules: BlackjackRules, composition: Composition | None = None) -> I64:
@@ -137,12 +179,23 @@ def shoe_codes(rules: BlackjackRules, composition: Composition | None = None) ->
     return np.array([card_code(c) for c in cards], np.int64)
 
 
-def _workspace(rules: BlackjackRules) -> tuple[I64, I64, I64]:
-    """The kernel's room for a round: hand states, hand cards, dealer cards."""
-    hands = rules.split_hands_limit + 1
+def workspace(rules: BlackjackRules, boxes: int = 1, shoe: I64 | None = None, seed: int = 0, block: int = 0) -> sk.Work:
+    """The kernel's working arrays for ``boxes`` boxes dealt from ``shoe`` (a copy; default ``rules.decks``
+    decks) with the generator of block ``block`` of ``seed`` (the compiled functions never allocate)."""
+    cards = (shoe_codes(rules) if shoe is None else shoe).copy()
+    rows = boxes * (rules.split_hands_limit + 1)
     return (
-        np.zeros((hands, sk.H_FIELDS), np.int64),
-        np.zeros((hands, MAX_CARDS), np.int64),
+        cards,
+        stream(seed, block),
+        sk.new_state(0),
+        np.zeros(sk.S_SIZE, np.int64),
+        np.zeros(sk.N_SIDE, np.int64),
+        np.zeros(52, np.int64),
+        np.zeros(52, np.int64),
+        np.zeros(2 * len(cards) + MAX_CARDS, np.int64),
+        np.zeros(rows * sk.H_FIELDS, np.int64),
+        np.zeros(rows * MAX_CARDS, np.int64),
+        np.zeros(boxes * sk.B_FIELDS, np.int64),
         np.zeros(MAX_CARDS, np.int64),
     )
 
@@ -165,20 +218,32 @@ def _paths(flags: int) -> frozenset[str]:
     return frozenset(name for bit, name in enumerate(PATH_NAMES) if flags >> bit & 1)
 
 
-def play_orders(rules: BlackjackRules, chart: Chart, orders: npt.ArrayLike) -> I64:
-    """Play one round from the start of each row of ``orders`` (card codes; rows padded with -1 after their
-    last card). Returns one row per order: net in chips on a stake of :data:`STAKE`, result code (0 win,
-    1 push, 2 loss), cards used, 1 if the order ran out, the path flags (bits of :data:`PATH_NAMES`)."""
+def play_table_orders(
+    rules: BlackjackRules, play: Play, orders: npt.ArrayLike, *, boxes: int = 1, others: Play | None = None
+) -> I64:
+    """Play one round of ``boxes`` boxes from the start of each row of ``orders`` (card codes; rows padded with
+    -1 after their last card); box 0 plays by ``play``, the others by ``others`` (default the same). Returns
+    ``out[k, b]``: box ``b``'s net in chips on a stake of :data:`STAKE`, result code (0 win, 1 push, 2 loss),
+    cards used, 1 if the order ran out, path flags (bits of :data:`PATH_NAMES`), insurance net in chips, and the
+    nets of one unit on each side bet of :data:`~croupier.analysis._sim_kernels.SIDE_KEYS` (in chips of
+    :func:`encode_sides`'s unit)."""
     codes = np.ascontiguousarray(orders, dtype=np.int64)
     if codes.ndim != 2:
         raise InvalidInput(f"orders must be a table of card codes, one order a row, not of shape {codes.shape}")
     if codes.size and (codes.max() >= 52 or codes.min() < -1):
         raise InvalidInput("a card code is 4 × rank + suit, from 0 to 51 (-1 pads a row)")
     lengths = np.where((codes < 0).any(axis=1), (codes < 0).argmax(axis=1), codes.shape[1]).astype(np.int64)
-    out = np.zeros((codes.shape[0], 5), np.int64)
-    hs, hc, dc = _workspace(rules)
-    sk._play_orders(encode_rules(rules), encode_chart(chart), codes, lengths, out, hs, hc, dc)
+    out = np.zeros((codes.shape[0], boxes, 6 + sk.N_SIDE), np.int64)
+    tb = play_tables(play, others)
+    sk._play_orders(encode_rules(rules), tb, encode_sides(rules), boxes, codes, lengths, out, workspace(rules, boxes))
     return out
+
+
+def play_orders(rules: BlackjackRules, chart: Chart, orders: npt.ArrayLike) -> I64:
+    """Play one round of one box from the start of each row of ``orders`` (card codes; rows padded with -1
+    after their last card). Returns one row per order: net in chips on a stake of :data:`STAKE`, result code
+    (0 win, 1 push, 2 loss), cards used, 1 if the order ran out, the path flags (bits of :data:`PATH_NAMES`)."""
+    return play_table_orders(rules, encode_chart(chart), orders)[:, 0, :5]
 
 
 def play_cards(rules: BlackjackRules, chart: Chart, cards: Sequence[Card]) -> RoundOutcome:
@@ -228,9 +293,155 @@ Progress = Callable[[int, int], None]
 CHUNK = 1_000_000
 """Rounds per compiled call between progress reports."""
 
+BLOCK = 1_000_000
+"""Rounds per block of a simulation: block ``k`` of a seed deals from its own xoshiro256++ stream, spawned as
+``SeedSequence(seed, spawn_key=(k,))``, and starts a fresh shoe, so a result depends on the seed and the number
+of rounds only — not on chunks, progress reports, processes or machines."""
 
-def _result(acc: I64, rounds: int) -> SimulationResult:
-    s, q = int(acc[sk.C_NET]), int(acc[sk.C_SQUARES])
+
+def stream(seed: int, block: int) -> npt.NDArray[np.uint64]:
+    """The xoshiro256++ state of block ``block`` of ``seed`` (never all zero)."""
+    state = np.asarray(np.random.SeedSequence(seed, spawn_key=(block,)).generate_state(4, np.uint64), np.uint64)
+    if not state.any():  # pragma: no cover - a chance of 2**-256
+        state[0] = 1
+    return state
+
+
+@dataclass(frozen=True, eq=False)
+class TableJob:
+    """Everything the compiled table simulation reads, packed (see :mod:`croupier.analysis._sim_kernels`)."""
+
+    rules: I64
+    tables: I64
+    sides: I64
+    config: I64
+    tags: I64
+    """The count's scaled tag of each card code."""
+    ramp: I64
+    """Units bet at each count from COUNT_MIN to COUNT_MAX."""
+    side_at: I64
+    """The count at or above which the counter bets each side bet (NO_INDEX: never)."""
+    shoe: I64
+    hand_rows: int
+
+    @property
+    def fan_shape(self) -> tuple[int, int]:
+        """The recorded bankroll paths: paths × points."""
+        g = self.config
+        points = int(g[sk.G_PATH_ROUNDS]) // max(int(g[sk.G_FAN_STEP]), 1) + 1 if g[sk.G_PATH_ROUNDS] else 1
+        return int(g[sk.G_FAN_PATHS]), points
+
+
+@dataclass(frozen=True, eq=False)
+class BlockTotals:
+    """The raw totals of some blocks of a simulation (add them with ``+``)."""
+
+    rounds: int
+    acc: I64
+    bins: I64
+    fan: I64
+    """The first block's recorded bankroll paths (chips of the side unit)."""
+
+    def __add__(self, other: BlockTotals) -> BlockTotals:
+        acc = self.acc + other.acc
+        acc[sk.C_PREVIOUS] = -1
+        return BlockTotals(self.rounds + other.rounds, acc, self.bins + other.bins, self.fan)
+
+
+def flat_job(
+    rules: BlackjackRules, chart: Chart, *, continuous: bool, composition: Composition | None = None
+) -> TableJob:
+    """One box played flat by ``chart``, no counting: dealt every round from a freshly shuffled shoe
+    (``continuous``) or from one shoe to the cut card as the table deals it (BJ 2, BJ 4)."""
+    shoe = shoe_codes(rules, composition)
+    g = np.zeros(sk.G_SIZE, np.int64)
+    g[sk.G_BOXES] = 1
+    g[sk.G_SCALE] = 1
+    g[sk.G_WONG_IN] = sk.COUNT_MIN
+    g[sk.G_WONG_OUT] = sk.COUNT_MIN
+    g[sk.G_SIDE_UNITS] = 1
+    set_dealing(g, rules, len(shoe), continuous=continuous, behind=rules.behind_cut)
+    return TableJob(
+        rules=encode_rules(rules),
+        tables=play_tables(encode_chart(chart)),
+        sides=encode_sides(rules),
+        config=g,
+        tags=np.zeros(52, np.int64),
+        ramp=np.ones(sk.COUNT_BINS, np.int64),
+        side_at=np.full(sk.N_SIDE, sk.NO_INDEX, np.int64),
+        shoe=shoe,
+        hand_rows=rules.split_hands_limit + 1,
+    )
+
+
+def set_dealing(g: I64, rules: BlackjackRules, size: int, *, continuous: bool, behind: int) -> None:
+    """The dealing part of a table's configuration: continuous (a fresh shoe every round: a shuffler, a dealing
+    box, or asked for) or dealt to the cut card ``behind`` cards from the back, with the burns of BJ 4."""
+    shuffled_each_round = continuous or rules.dealing_device is not DealingDevice.SHOE
+    if not shuffled_each_round and not 0 < behind < size:
+        raise InvalidRules([f"{behind} cards behind the cut card do not fit a shoe of {size} cards (BJ 2.1)"])
+    g[sk.G_CONTINUOUS] = shuffled_each_round
+    g[sk.G_CUT] = size - behind + 1
+    # A card burned from a freshly shuffled shoe changes nothing (BJ 2 Reading): only a shoe's burns are dealt.
+    if not shuffled_each_round:
+        g[sk.G_BURN_AFTER_SHUFFLE] = rules.decks if rules.burn_after_shuffle is BurnAfterShuffle.PER_DECK else 1
+        g[sk.G_BURN_EACH_ROUND] = rules.burn_each_round
+
+
+def run_blocks(
+    job: TableJob, seed: int, first: int, rounds: int, *, chunk: int = CHUNK, progress: Progress | None = None
+) -> BlockTotals:
+    """``rounds`` rounds of ``job`` from block ``first`` of ``seed`` on (whole blocks of :data:`BLOCK` rounds but
+    the last), reporting to ``progress`` after every ``chunk`` rounds or block's end."""
+    acc = np.zeros(sk.C_SIZE, np.int64)
+    bins = np.zeros(sk.COUNT_BINS * sk.BN_FIELDS, np.int64)
+    fan = np.zeros(job.fan_shape[0] * job.fan_shape[1], np.int64)
+    scratch_fan = np.zeros_like(fan)
+    boxes = int(job.config[sk.G_BOXES])
+    inputs: sk.Job = (job.rules, job.tables, job.sides, job.config, job.tags, job.ramp, job.side_at)
+    done = 0
+    block = first
+    while done < rounds:
+        size = min(BLOCK, rounds - done)
+        work = workspace_of(job, boxes, seed, block)
+        acc[sk.C_PREVIOUS] = -1
+        left = size
+        while left:
+            k = min(max(chunk, 1), left)
+            if sk._run_table(inputs, work, (acc, bins, fan if block == 0 else scratch_fan), k):
+                raise InvalidRules([f"a round needed more than the shoe's {len(job.shoe)} cards"])
+            left -= k
+            done += k
+            if progress is not None:
+                progress(done, rounds)
+        block += 1
+    return BlockTotals(rounds, acc, bins.reshape(sk.COUNT_BINS, sk.BN_FIELDS), fan.reshape(job.fan_shape))
+
+
+def workspace_of(job: TableJob, boxes: int, seed: int, block: int) -> sk.Work:
+    """The working arrays of block ``block`` of ``job``: a fresh shoe, the block's stream, a table before its
+    first round."""
+    rows = boxes * job.hand_rows
+    size = len(job.shoe)
+    return (
+        job.shoe.copy(),
+        stream(seed, block),
+        sk.new_state(int(job.config[sk.G_IRC])),
+        np.zeros(sk.S_SIZE, np.int64),
+        np.zeros(sk.N_SIDE, np.int64),
+        np.zeros(52, np.int64),
+        np.zeros(52, np.int64),
+        np.zeros(2 * size + MAX_CARDS, np.int64),
+        np.zeros(rows * sk.H_FIELDS, np.int64),
+        np.zeros(rows * MAX_CARDS, np.int64),
+        np.zeros(boxes * sk.B_FIELDS, np.int64),
+        np.zeros(MAX_CARDS, np.int64),
+    )
+
+
+def _result(totals: BlockTotals) -> SimulationResult:
+    acc, rounds = totals.acc, totals.rounds
+    s, q = int(acc[sk.C_FLAT]), int(acc[sk.C_FLAT_SQ])
     mean = s / STAKE / rounds if rounds else 0.0
     if rounds > 1:
         var = (q / STAKE**2 - rounds * mean * mean) / (rounds - 1)
@@ -257,8 +468,8 @@ def _result(acc: I64, rounds: int) -> SimulationResult:
 def _check(rounds: int, seed: int) -> None:
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 0:
         raise InvalidRules([f"rounds {rounds!r} must be a whole number ≥ 0"])
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**32:
-        raise InvalidRules([f"seed {seed!r} must be a whole number from 0 to 2**32 - 1"])
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        raise InvalidRules([f"seed {seed!r} must be a whole number from 0 to 2**63 - 1"])
 
 
 def simulate(
@@ -275,20 +486,8 @@ def simulate(
     ``rules.decks`` decks), played by ``chart``. Burns before a round are left out: a card burned from a
     shuffled shoe changes nothing (BJ 2 Reading). The same seed gives the same result whatever ``chunk``."""
     _check(rounds, seed)
-    r, tab, shoe = encode_rules(rules), encode_chart(chart), shoe_codes(rules, composition)
-    hs, hc, dc = _workspace(rules)
-    acc = np.zeros(sk.C_SIZE, np.int64)
-    acc[sk.C_PREVIOUS] = -1
-    sk._seed(seed)
-    done = 0
-    while done < rounds:
-        k = min(max(chunk, 1), rounds - done)
-        if sk._run_continuous(r, tab, shoe, k, acc, hs, hc, dc):
-            raise InvalidRules([f"a round needed more than the shoe's {len(shoe)} cards"])
-        done += k
-        if progress is not None:
-            progress(done, rounds)
-    return _result(acc, rounds)
+    job = flat_job(rules, chart, continuous=True, composition=composition)
+    return _result(run_blocks(job, seed, 0, rounds, chunk=chunk, progress=progress))
 
 
 def simulate_shoe(
@@ -304,42 +503,20 @@ def simulate_shoe(
     """``rounds`` successive rounds dealt from one shoe as the table deals them (BJ 2, BJ 4): shuffled when
     the cut card (``rules.behind_cut`` cards from the back) came out in the round before, or every round with
     a dealing box or a shuffler; the burns after a shuffle and, if set, before every later round. A shoe that
-    runs out mid-round gets its discards shuffled back in and the next round starts a fresh shoe."""
+    runs out mid-round gets its discards shuffled back in and the next round starts a fresh shoe. Every block
+    of :data:`BLOCK` rounds starts a fresh shoe."""
     _check(rounds, seed)
-    r, tab, shoe = encode_rules(rules), encode_chart(chart), shoe_codes(rules, composition)
-    size = len(shoe)
-    behind = rules.behind_cut
-    if not 0 < behind < size:
-        raise InvalidRules([f"{behind} cards behind the cut card do not fit a shoe of {size} cards (BJ 2.1)"])
-    hs, hc, dc = _workspace(rules)
-    sh = np.zeros(sk.SH_SIZE, np.int64)
-    sh[sk.SH_SHUFFLE_NEXT] = 1
-    sh[sk.SH_CUT] = size - behind + 1
-    sh[sk.SH_BURN_AFTER_SHUFFLE] = rules.decks if rules.burn_after_shuffle is BurnAfterShuffle.PER_DECK else 1
-    sh[sk.SH_BURN_EACH_ROUND] = rules.burn_each_round
-    sh[sk.SH_DEVICE] = {DealingDevice.SHOE: 0, DealingDevice.DEALING_BOX: 1, DealingDevice.SHUFFLER: 2}[
-        rules.dealing_device
-    ]
-    scratch = np.zeros(2 * size, np.int64)
-    acc = np.zeros(sk.C_SIZE, np.int64)
-    acc[sk.C_PREVIOUS] = -1
-    sk._seed(seed)
-    done = 0
-    while done < rounds:
-        k = min(max(chunk, 1), rounds - done)
-        if sk._run_shoe(r, tab, shoe, sh, k, acc, hs, hc, dc, scratch):
-            raise InvalidRules([f"a round needed more than the shoe's {size} cards"])
-        done += k
-        if progress is not None:
-            progress(done, rounds)
-    return _result(acc, rounds)
+    job = flat_job(rules, chart, continuous=False, composition=composition)
+    return _result(run_blocks(job, seed, 0, rounds, chunk=chunk, progress=progress))
 
 
-def bare_draws(rules: BlackjackRules, rounds: int, cards: int, seed: int = 1) -> int:
-    """A baseline for benchmarks: draw ``cards`` cards over ``rounds`` rounds from freshly shuffled shoes as
-    :func:`simulate` does, with no play at all (returns a checksum of the cards)."""
-    sk._seed(seed)
-    return int(sk._bare(shoe_codes(rules), rounds, cards))
+def bare_draws(rules: BlackjackRules, rounds: int, cards: int, seed: int = 1, *, cut: int = 0) -> int:
+    """A baseline for benchmarks: ``cards`` cards over ``rounds`` rounds drawn as the simulation draws them (the
+    same generator and lazy Fisher-Yates; a fresh shoe once ``cut`` cards are out, or every round when ``cut``
+    is 0), with no blackjack at all (returns a checksum of the cards)."""
+    if rounds <= 0:
+        return 0
+    return int(sk._bare(shoe_codes(rules), rounds, cards, cut, stream(seed, 0), np.zeros(sk.S_SIZE, np.int64)))
 
 
 # == the engine's side ======================================================================================
@@ -441,6 +618,7 @@ __all__ = [
     "engine_answer",
     "play_cards",
     "play_orders",
+    "play_table_orders",
     "shoe_codes",
     "simulate",
     "simulate_shoe",
