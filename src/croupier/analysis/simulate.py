@@ -336,16 +336,21 @@ class TableJob:
 class BlockTotals:
     """The raw totals of some blocks of a simulation (add them with ``+``)."""
 
-    rounds: int
     acc: I64
     bins: I64
+    """The totals by count: one row per count from COUNT_MIN to COUNT_MAX."""
     fan: I64
-    """The first block's recorded bankroll paths (chips of the side unit)."""
+    """The first block's recorded bankroll paths (chips of the side unit), one row per path."""
+
+    @property
+    def rounds(self) -> int:
+        """Rounds dealt."""
+        return int(self.acc[sk.C_ROUNDS])
 
     def __add__(self, other: BlockTotals) -> BlockTotals:
         acc = self.acc + other.acc
         acc[sk.C_PREVIOUS] = -1
-        return BlockTotals(self.rounds + other.rounds, acc, self.bins + other.bins, self.fan)
+        return BlockTotals(acc, self.bins + other.bins, self.fan)
 
 
 def flat_job(
@@ -389,14 +394,25 @@ def set_dealing(g: I64, rules: BlackjackRules, size: int, *, continuous: bool, b
 
 
 def run_blocks(
-    job: TableJob, seed: int, first: int, rounds: int, *, chunk: int = CHUNK, progress: Progress | None = None
+    job: TableJob,
+    seed: int,
+    first: int,
+    rounds: int,
+    *,
+    chunk: int = CHUNK,
+    progress: Progress | None = None,
+    keep: list[BlockTotals] | None = None,
 ) -> BlockTotals:
     """``rounds`` rounds of ``job`` from block ``first`` of ``seed`` on (whole blocks of :data:`BLOCK` rounds but
-    the last), reporting to ``progress`` after every ``chunk`` rounds or block's end."""
+    the last), reporting to ``progress`` after every ``chunk`` rounds or block's end. ``keep`` gets the totals
+    being filled, so that a caller interrupted midway still has the chunks finished."""
     acc = np.zeros(sk.C_SIZE, np.int64)
-    bins = np.zeros(sk.COUNT_BINS * sk.BN_FIELDS, np.int64)
-    fan = np.zeros(job.fan_shape[0] * job.fan_shape[1], np.int64)
-    scratch_fan = np.zeros_like(fan)
+    bins = np.zeros((sk.COUNT_BINS, sk.BN_FIELDS), np.int64)
+    fan = np.zeros(job.fan_shape, np.int64)
+    scratch_fan = np.zeros(fan.size, np.int64)
+    totals = BlockTotals(acc, bins, fan)
+    if keep is not None:
+        keep.append(totals)
     boxes = int(job.config[sk.G_BOXES])
     inputs: sk.Job = (job.rules, job.tables, job.sides, job.config, job.tags, job.ramp, job.side_at)
     done = 0
@@ -408,14 +424,15 @@ def run_blocks(
         left = size
         while left:
             k = min(max(chunk, 1), left)
-            if sk._run_table(inputs, work, (acc, bins, fan if block == 0 else scratch_fan), k):
+            out: sk.Out = (acc, bins.reshape(-1), fan.reshape(-1) if block == 0 else scratch_fan)
+            if sk._run_table(inputs, work, out, k):
                 raise InvalidRules([f"a round needed more than the shoe's {len(job.shoe)} cards"])
             left -= k
             done += k
             if progress is not None:
                 progress(done, rounds)
         block += 1
-    return BlockTotals(rounds, acc, bins.reshape(sk.COUNT_BINS, sk.BN_FIELDS), fan.reshape(job.fan_shape))
+    return totals
 
 
 def workspace_of(job: TableJob, boxes: int, seed: int, block: int) -> sk.Work:
