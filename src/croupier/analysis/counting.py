@@ -807,16 +807,9 @@ def _unique(plays: tuple[IndexPlay, ...]) -> tuple[IndexPlay, ...]:
 def pack_chart(chart: Chart) -> I8:
     """The chart's tables stacked into the kernel's one ``int8`` table, insurance never taken (the basic
     strategy: BJ 12 insurance costs a basic-strategy player)."""
-    out = np.zeros((T_ROWS, 11), np.int8)
-    out[T_HARD : T_HARD + 22] = chart.hard
-    out[T_SOFT : T_SOFT + 22] = chart.soft
-    out[T_SPLIT : T_SPLIT + 11] = chart.split
-    out[T_SUR_HARD : T_SUR_HARD + 22] = chart.surrender_hard
-    out[T_SUR_SOFT : T_SUR_SOFT + 22] = chart.surrender_soft
-    out[T_SUR_PAIR : T_SUR_PAIR + 11] = chart.surrender_pair
-    out[T_FIVE] = chart.five_card
-    out[T_EVEN] = chart.even_money
-    return out
+    from croupier.analysis.simulate import encode_chart
+
+    return encode_chart(chart)
 
 
 def index_tables(indices: Sequence[IndexPlay], chart_table: I8 | Chart, even_money_on_ten: bool) -> tuple[I64, I8, I8]:
