@@ -14,6 +14,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 from scipy import stats
+from tests.analysis.test_simulate import CONFIGS, aggressive_chart, random_chart, stacked_order
 
 from croupier.analysis import _sim_kernels as sk
 from croupier.analysis.chart import Chart
@@ -32,7 +33,6 @@ from croupier.blackjack.round import BlackjackRound
 from croupier.blackjack.rules import BlackjackRules, BurnAfterShuffle, SideBet
 from croupier.blackjack.table import BlackjackTable
 from croupier.primitives.chance import ScriptedSource
-from tests.analysis.test_simulate import CONFIGS, aggressive_chart, random_chart, stacked_order
 
 BOXES = 3
 ORDERS = 120
