@@ -904,8 +904,8 @@ def _round_rest_apart(
 @_jit_inline
 def _round_one(r: I64, tb: I64, count: int, shoe: I64, st: I64, rng: U64, hs: I64, hc: I64, bs: I64, dc: I64) -> None:
     """:func:`_round` for one box, the hand and the dealer held in local variables: the simulation's common case,
-    two and a half times faster. A first hand the rules let split goes to the general round after the deal (the
-    only way a box gets a second hand); the card-for-card test with the engine plays both."""
+    two and a half times faster. A pair the rules let split and the table splits goes to the general round after
+    the deal (the only way a box gets a second hand); the card-for-card test with the engine plays both."""
     st[S_FAILED] = 0
     st[S_BURN] = -1
     c0 = _draw(shoe, st, rng)
@@ -914,8 +914,13 @@ def _round_one(r: I64, tb: I64, count: int, shoe: I64, st: I64, rng: U64, hs: I6
     hole = _draw(shoe, st, rng) if r[R_HOLE] != 0 else -1
     v0 = _value(c0)
     v1 = _value(c1)
-    if r[R_SPLIT_HANDS] > 1 and ((c0 >> 2) == (c1 >> 2) if r[R_PAIR_BY_RANK] != 0 else v0 == v1):
-        # A pair: the general round, from the cards dealt.
+    if (
+        r[R_SPLIT_HANDS] > 1
+        and ((c0 >> 2) == (c1 >> 2) if r[R_PAIR_BY_RANK] != 0 else v0 == v1)
+        and _cell(tb, 0, count, T_SPLIT + v0, _value(up_code)) != 0
+    ):
+        # A pair the box's table splits: the general round, from the cards dealt. (A pair it does not split
+        # plays on here: a split it declines changes nothing for a box that cannot split later.)
         _reset_box(hs, bs, 0, 0)
         _give(hs, hc, bs, 0, 0, c0)
         dc[0] = up_code
