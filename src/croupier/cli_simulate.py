@@ -193,9 +193,10 @@ def _setup(rules: Any, **o: Any) -> tuple[TableSetup, list[float]]:
     for p in penetrations[1:]:
         TableSetup(rules=rules, chart=setup.chart, penetration=p).check()
     setup.check()
-    if o["chart"] == "td":
-        from dataclasses import replace
+    from dataclasses import replace
 
+    setup = replace(setup, chart_name=o["chart"])
+    if o["chart"] == "td":
         setup = replace(setup, chart=basic_strategy(rules))
     return setup, penetrations
 

@@ -84,6 +84,8 @@ class TableSetup:
     rounds_per_hour: int = 100
     composition: tuple[int, ...] | None = None
     """Ten counts by value (ace, 2-9, tens) instead of ``rules.decks`` decks."""
+    chart_name: str = "td"
+    """What :attr:`chart` is, for the record: ``td`` (optimised for the rules) or ``textbook``."""
 
     def problems(self) -> list[str]:
         """Every setting out of range, as a sentence naming the value (and the rule)."""
@@ -189,6 +191,8 @@ class TableSetup:
             "composition": list(self.composition) if self.composition is not None else None,
             "boxes": self.boxes,
             "seat": self.seat,
+            "chart": self.chart_name,
+            "fan_paths": self.fan_paths,
             "shuffle": "continuous" if self.shuffled_each_round else "shoe",
             "penetration": None if self.shuffled_each_round else round(1 - self.behind_cut / self.size, 4),
             "cards_behind_cut": None if self.shuffled_each_round else self.behind_cut,

@@ -306,6 +306,8 @@ def _command(out: Mapping[str, Any], report_name: str) -> str:
     elif source.startswith("file "):
         words += ["--rules", q(source.removeprefix("file "))]
     words += ["--boxes", str(setup["boxes"]), "--seat", str(setup["seat"]), "--shuffle", str(setup["shuffle"])]
+    if setup.get("chart", "td") != "td":
+        words += ["--chart", str(setup["chart"])]
     pens = out.get("penetrations")
     if pens:
         words += ["--penetration", ",".join(f"{float(row['penetration']):g}" for row in pens)]
@@ -505,9 +507,7 @@ def _run_section(out: Mapping[str, Any], report_name: str) -> Section:
         s.paragraph(f"with {name} holding: {text}")
     s.paragraph(
         "Each block of rounds draws from its own xoshiro256++ stream spawned from the seed and starts a fresh "
-        "shoe, so the same seed gives the same figures on one process, on several or on Ray. The result does not "
-        "record which basic-strategy chart was played: add --chart textbook if the run used the textbook chart "
-        "rather than the default (td)."
+        "shoe, so the same seed gives the same figures on one process, on several or on Ray."
         + (
             " A shoe of a given composition cannot be set on the command line: it needs the Python interface."
             if out["setup"].get("composition") is not None
@@ -658,13 +658,13 @@ def _by_count_section(out: Mapping[str, Any]) -> Section:
         s.paragraph(
             "The house's question: can a side bet be counted? Each side bet's player EV at each count of the main "
             f"count ({setup['count']['name']}), one unit on the counted box every round. Where the EV rises above 0 "
-            "a counter who bets it only there has the edge. The intervals are approximate: the bet's SD over every "
-            "round divided by the square root of the rounds at that count (the SD by count is not recorded)."
+            "a counter who bets it only there has the edge. The intervals are 95% intervals from each count's own "
+            "rounds."
         )
         s.add(
             FigureBlock(
                 side_by_count_figure(shown, sides, rounds, axis),
-                "Each side bet's player EV by count, with an approximate 95% interval; the dashed line is its EV "
+                "Each side bet's player EV by count, with its 95% interval; the dashed line is its EV "
                 "over every round.",
                 alt="side bets EV by count",
             )
@@ -860,8 +860,8 @@ def main_by_count_figure(rows: Sequence[Mapping[str, Any]], overall: float, axis
 def side_by_count_figure(
     rows: Sequence[Mapping[str, Any]], sides: Mapping[str, Mapping[str, Any]], rounds: int, axis: str
 ) -> Figure:
-    """One small plot per side bet: its player EV (%) at each count, an approximate 95% interval from the bet's
-    overall SD, a line at 0 and a dashed line at its EV over every round."""
+    """One small plot per side bet: its player EV (%) at each count with a 95% interval, a line at 0 and a dashed
+    line at its EV over every round."""
     keys = list(sides)
     cols = min(3, len(keys))
     lines = math.ceil(len(keys) / cols)
@@ -871,8 +871,11 @@ def side_by_count_figure(
     for i, key in enumerate(keys):
         ax = fig.add_subplot(lines, cols, i + 1)
         y = np.asarray([float(r["side_bets_player_ev"][key]) * 100 for r in rows])
-        sd = float(sides[key]["se"]) * math.sqrt(rounds)
-        ax.errorbar(x, y, yerr=Z95 * sd / np.sqrt(m) * 100, fmt="o", color=_BLUE, ms=2.5, capsize=2, lw=0.8)
+        if all("side_bets_se" in r for r in rows):  # each count's own standard error
+            err = np.asarray([float(r["side_bets_se"][key]) for r in rows]) * Z95 * 100
+        else:  # an older result: the bet's overall SD over the count's rounds
+            err = Z95 * float(sides[key]["se"]) * math.sqrt(rounds) / np.sqrt(m) * 100
+        ax.errorbar(x, y, yerr=err, fmt="o", color=_BLUE, ms=2.5, capsize=2, lw=0.8)
         ax.axhline(0.0, color="black", lw=0.8)
         ax.axhline(float(sides[key]["player_ev"]) * 100, color=_RED, lw=0.8, ls="--")
         ax.set_title(SIDE_BETS.get(key, (key, ""))[0], fontsize=9)
