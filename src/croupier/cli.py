@@ -799,4 +799,7 @@ def admin_set_role(
 
 def main() -> None:
     """Console-script entry point."""
+    from croupier.cli_simulate import expand_bare_ray
+
+    sys.argv[1:] = expand_bare_ray(sys.argv[1:])
     app()

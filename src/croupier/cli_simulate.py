@@ -82,9 +82,7 @@ def blackjack(
         str | None,
         typer.Option(
             "--ray",
-            is_flag=False,
-            flag_value="local",
-            help="Run on Ray: a cluster's ADDRESS, or a local Ray when none is given.",
+            help="Run on Ray: a cluster ADDRESS (auto, HOST:PORT, ray://HOST:PORT); a local Ray when none is given.",
         ),
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
@@ -318,6 +316,19 @@ def _print(out: dict[str, Any], console: Console) -> None:
         highlight=False,
         soft_wrap=True,
     )
+
+
+def expand_bare_ray(args: list[str]) -> list[str]:
+    """The command line with a bare ``--ray`` (last, or followed by another option) given the address ``local``:
+    Typer has no option whose value may be left out, so the console script fills it in before parsing."""
+    if "simulate" not in args:
+        return list(args)
+    out: list[str] = []
+    for i, arg in enumerate(args):
+        out.append(arg)
+        if arg == "--ray" and (i + 1 == len(args) or args[i + 1].startswith("-")):
+            out.append("local")
+    return out
 
 
 def register_all() -> typer.Typer:

@@ -256,10 +256,13 @@ def _run_block(job: TableJob, seed: int, block: int, rounds: int) -> tuple[int, 
 
 
 def _merge(parts: dict[int, BlockTotals]) -> BlockTotals | None:
-    """The totals of the blocks done, added in block order (so the fan is block 0's)."""
+    """The totals of the blocks done, added in block order. Only block 0 records the fan of bankroll paths:
+    without it (an interrupted run) the fan is left empty."""
     out: BlockTotals | None = None
     for k in sorted(parts):
         out = parts[k] if out is None else out + parts[k]
+    if out is not None and 0 not in parts:
+        out = BlockTotals(out.acc, out.bins, out.fan[:0])
     return out
 
 
@@ -322,14 +325,15 @@ def _in_process(
         if progress is not None:
             progress(done_before + done, rounds, _merge(parts))
 
+    block = 0
     try:
         for block, n in blocks_of(rounds):
             current.clear()
             parts[block] = run_blocks(job, seed, block, n, chunk=chunk, progress=tell, keep=current)
             done_before += n
     except KeyboardInterrupt:
-        if current:  # the block cut short: the chunks it finished
-            parts[len(parts)] = current[0]
+        if current and block not in parts:  # the block cut short: the chunks it finished
+            parts[block] = current[0]
         return parts, True
     return parts, False
 
@@ -379,7 +383,10 @@ def _on_ray(
             options["address"] = address
         else:
             options["num_cpus"] = os.cpu_count() or 1
-        ray.init(**options)
+        try:
+            ray.init(**options)
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise InvalidInput(f"cannot start or reach Ray at {address!r}: {exc}") from None
     remote = ray.remote(_run_block)
     job_ref = ray.put(job)
     refs = [remote.remote(job_ref, seed, block, n) for block, n in blocks_of(rounds)]
@@ -415,24 +422,29 @@ def _ci(mean: float, se: float) -> list[float]:
     return [mean - Z95 * se, mean + Z95 * se]
 
 
-def _phi(x: float) -> float:
-    return 0.5 * (1 + math.erf(x / math.sqrt(2)))
+def _log_phi(x: float) -> float:
+    """``log Φ(x)``, the standard normal distribution function, accurate far into the lower tail."""
+    tail = 0.5 * math.erfc(-x / math.sqrt(2))
+    if tail > 1e-300:
+        return math.log(tail)
+    # Φ(x) ~ φ(x)/|x| (1 - 1/x² + 3/x⁴) for x → -∞
+    return -x * x / 2 - math.log(-x * math.sqrt(2 * math.pi)) + math.log1p(-1 / x**2 + 3 / x**4)
 
 
 def ruin_formula(ev: float, sd: float, bankroll: float, rounds: int | None = None) -> float:
     """The risk of losing ``bankroll`` units with an EV and SD per round (the diffusion approximation): over an
     unlimited horizon ``exp(-2·ev·B/sd²)`` (1 when ev ≤ 0), or within ``rounds`` rounds
-    ``Φ((-B - ev·T)/(sd·√T)) + exp(-2·ev·B/sd²)·Φ((-B + ev·T)/(sd·√T))``."""
+    ``Φ((-B - ev·T)/(sd·√T)) + exp(-2·ev·B/sd²)·Φ((-B + ev·T)/(sd·√T))`` (the second term in logarithms, so that
+    neither a vanishing tail nor a huge exponential is lost)."""
     if sd <= 0:
         return 0.0 if ev >= 0 else 1.0
     var = sd * sd
     if rounds is None:
         return 1.0 if ev <= 0 else math.exp(-2 * ev * bankroll / var)
     s = sd * math.sqrt(rounds)
-    expo = -2 * ev * bankroll / var
-    tail = _phi((-bankroll + ev * rounds) / s)
-    second = math.exp(expo) * tail if expo < 700 else math.inf * tail if tail > 0 else 0.0
-    return min(1.0, _phi((-bankroll - ev * rounds) / s) + second)
+    first = math.exp(_log_phi((-bankroll - ev * rounds) / s))
+    second = math.exp(min(-2 * ev * bankroll / var + _log_phi((-bankroll + ev * rounds) / s), 0.0))
+    return min(1.0, first + second)
 
 
 @dataclass(frozen=True)
@@ -530,7 +542,7 @@ def _figures(res: TableResult) -> dict[str, Any]:
     }
     flat, flat_sq = int(acc[sk.C_FLAT]), int(acc[sk.C_FLAT_SQ])
     flat_ev = flat / STAKE / n
-    flat_sd = math.sqrt(max(flat_sq / STAKE**2 / n - flat_ev**2, 0.0))
+    flat_sd = math.sqrt(max(flat_sq / STAKE**2 / n - flat_ev**2, 0.0) * n / max(n - 1, 1))
     flat_se = flat_sd / math.sqrt(n)
     house: dict[str, Any] = {
         "main_bet": {
