@@ -39,7 +39,7 @@ def compare(name: str, rounds: int, seed: int, workers: int) -> float:
     result = simulate_table(TableSetup(rules=rules, chart=chart, continuous=True), rounds, seed, Run(workers=workers))
     out = result.to_json()
     main = out["house"]["main_bet"]
-    sim, se, exact = main["player_ev"], main["se"], analysis.ev
+    sim, se, exact = float(main["player_ev"]), float(main["se"]), analysis.ev
     z = (sim - exact) / se
     print(
         f"{name:28} {sim:+.6f} ± {se:.6f}  {exact:+.6f}  {z:+6.2f}  "

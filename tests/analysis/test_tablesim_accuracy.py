@@ -173,16 +173,16 @@ EVERY_VALUE: Mapping[str, frozenset[Any]] = {
 
 
 def test_the_rule_sets_take_every_value_of_every_option_the_play_reads() -> None:
+    """The presets and :data:`VARIANTS` together give each option of :data:`EVERY_VALUE` each of its values."""
     for option, values in EVERY_VALUE.items():
         taken = {getattr(rules, option) for rules in RULE_SETS.values()}
         assert taken == values, (option, taken)
     # The effective split limit takes every value too (None is 5 under procedure 3, else 4).
     assert {r.split_hands_limit for r in RULE_SETS.values()} == {2, 3, 4, 5}
-    # Each flip is made where it changes the play: no peek under procedure 3 (a hole card not looked at), the
-    # loss of a double to a dealer blackjack with doubling on 11 only (BJ 17.3 makes any-two doubles lose the
-    # original bet only),
-    # busted split stakes lost in games where a dealer blackjack is found after the players act, aces
-    # resplit where a box may split into more than two hands.
+    # Each flip is made where it changes the play: no peek under procedure 3 (a hole card not looked at); the
+    # double lost to a dealer blackjack only with doubling on 11 (BJ 17.3 makes any-two doubles lose the
+    # original bet only); busted split stakes lost only where a dealer blackjack is found after the players
+    # act; aces resplit where a box may split into more than two hands.
     assert any(r.procedure == 3 and not r.peek for r in RULE_SETS.values())
     assert any(r.procedure == 3 and r.peek for r in RULE_SETS.values())
     assert all(r.double_on is DoubleOn.ELEVEN for r in RULE_SETS.values() if not r.lose_original_only_on_double)
