@@ -1277,6 +1277,7 @@ def _run_table(job: Job, work: Work, out: Out, rounds: int) -> int:
     continuous = g[G_CONTINUOUS] != 0
     counting = g[G_COUNTING] != 0 and not continuous
     track_sides = g[G_SIDES] != 0
+    by_count = g[G_COUNTING] != 0 or track_sides
     cut = g[G_CUT]
     side_stake = sp[SP_STAKE]
     to_unit = side_stake // STAKE  # the counter's sums are in chips of 1/side_stake of a unit
@@ -1357,9 +1358,10 @@ def _run_table(job: Job, work: Work, out: Out, rounds: int) -> int:
         net = main_net + units * bs[_ix(so + B_INS_NET)] * to_unit
         action = units * (bs[_ix(so + B_ACTION)] + insured * (STAKE // 2)) * to_unit
         k = (count - COUNT_MIN) * BN_FIELDS
-        bins[_ix(k + BN_N)] += 1
-        bins[_ix(k + BN_FLAT)] += flat
-        bins[_ix(k + BN_FLAT_SQ)] += flat * flat
+        if by_count:  # (without a count or side bets, the one row of count 0 is the totals: the caller fills it)
+            bins[_ix(k + BN_N)] += 1
+            bins[_ix(k + BN_FLAT)] += flat
+            bins[_ix(k + BN_FLAT_SQ)] += flat * flat
         if track_sides:
             _side_nets(sp, bs, seat, sides)
             for s in range(N_SIDE):
@@ -1374,8 +1376,9 @@ def _run_table(job: Job, work: Work, out: Out, rounds: int) -> int:
                     action += side_units * side_stake
                     net += x
         if inside:
-            bins[_ix(k + BN_IN)] += 1
-            bins[_ix(k + BN_NET)] += net
+            if by_count:
+                bins[_ix(k + BN_IN)] += 1
+                bins[_ix(k + BN_NET)] += net
             n_in += 1
             n_insured += insured
         net_sum += net

@@ -501,6 +501,15 @@ def _figures(res: TableResult) -> dict[str, Any]:
     if res.totals is None or n == 0:
         return out
     acc, bins = res.totals.acc, res.totals.bins
+    if setup.count is None and not (setup.side_bets or setup.ramp.side_bets):
+        # Without a count or side bets the kernel keeps no totals by count: every round is at count 0.
+        bins = bins.copy()
+        row = bins[-sk.COUNT_MIN]
+        row[sk.BN_N] = acc[sk.C_ROUNDS]
+        row[sk.BN_FLAT] = acc[sk.C_FLAT]
+        row[sk.BN_FLAT_SQ] = acc[sk.C_FLAT_SQ]
+        row[sk.BN_IN] = acc[sk.C_IN]
+        row[sk.BN_NET] = acc[sk.C_NET]
     u = res.side_stake
     net, sq = int(acc[sk.C_NET]), int(acc[sk.C_SQUARES])
     ev = net / u / n
