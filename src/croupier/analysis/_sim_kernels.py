@@ -31,7 +31,7 @@ import numba
 import numpy as np
 import numpy.typing as npt
 
-from croupier.analysis.chart import DOUBLE_HIT, DOUBLE_STAND, HIT
+from croupier.analysis.chart import DOUBLE_HIT, DOUBLE_STAND, HIT, STAND
 
 I64 = npt.NDArray[np.int64]
 I8 = npt.NDArray[np.int8]
@@ -413,6 +413,15 @@ def _cell(tb: I64, who: int, count: int, row: int, up: int) -> int:
     if count >= tb[_ix(k)]:
         return int(tb[_ix(k + T_ROWS * 11)])
     return int(tb[_ix(k + 2 * T_ROWS * 11)])
+
+
+@_jit_inline
+def _own_cell(tb: I64, plain: bool, count: int, row: int, up: int) -> int:
+    """:func:`_cell` of the counted box's table; ``plain`` when no index play of it can apply (the count is fixed
+    below every index), so that the cell is read without the compare."""
+    if plain:
+        return int(tb[_ix(2 * T_ROWS * 11 + row * 11 + up)])
+    return _cell(tb, 0, count, row, up)
 
 
 @_jit_inline
@@ -901,26 +910,83 @@ def _round_rest_apart(
     _round_rest(r, tb, 1, 0, count, shoe, st, rng, hs, hc, bs, dc, dn)
 
 
+TAKE_FREE, TAKE_LAZY, TAKE_CHECKED = 0, 1, 2
+"""How :func:`_round_one` takes its cards: in order from a source that cannot run out during the round (the
+driver checked :data:`ROOM`), at random from the rest (a lazy Fisher-Yates), or in order with the check."""
+ROOM = 2 * MAX_CARDS + 8
+"""More cards than a round of one box that does not split can take (a hand takes cards while its hard total is
+at most 20, the dealer's while below 17: fewer than :data:`MAX_CARDS` each), burns included."""
+
+
 @_jit_inline
-def _round_one(r: I64, tb: I64, count: int, shoe: I64, st: I64, rng: U64, hs: I64, hc: I64, bs: I64, dc: I64) -> None:
-    """:func:`_round` for one box, the hand and the dealer held in local variables: the simulation's common case,
-    about 1.4 times as fast. A pair the rules let split and the table splits goes to the general round after
-    the deal (the only way a box gets a second hand); the card-for-card test with the engine plays both."""
-    st[S_FAILED] = 0
+def _take(shoe: I64, rng: U64, pos: int, end: int, mode: int) -> int:
+    """:func:`_draw` for a caller that keeps the source's position in a local variable (``pos``, counted past
+    ``end`` when the source runs out: the last card is then dealt again and the caller flags the round)."""
+    if mode == TAKE_FREE:
+        return int(shoe[_ix(pos)])
+    q = min(pos, end - 1)
+    if mode == TAKE_CHECKED:
+        return int(shoe[_ix(q)])
+    j = q + _below(rng, end - q)
+    c = shoe[_ix(j)]
+    shoe[_ix(j)] = shoe[_ix(q)]
+    shoe[_ix(q)] = c
+    return int(c)
+
+
+@_jit_inline
+def _bonus_cards(c0: int, c1: int, c2: int) -> bool:
+    """BJ 15 on three card codes: three 7s, or a 6, 7 and 8 of one suit."""
+    r0, r1, r2 = c0 >> 2, c1 >> 2, c2 >> 2
+    if r0 == 6 and r1 == 6 and r2 == 6:
+        return True
+    suited = (c0 & 3) == (c1 & 3) and (c1 & 3) == (c2 & 3)
+    return bool(suited and r0 + r1 + r2 == 18 and min(r0, r1, r2) == 5 and max(r0, r1, r2) == 7)
+
+
+@_jit_inline
+def _round_one(
+    r: I64,
+    tb: I64,
+    plain: bool,
+    count: int,
+    shoe: I64,
+    st: I64,
+    rng: U64,
+    hs: I64,
+    hc: I64,
+    bs: I64,
+    dc: I64,
+    mode: int,
+) -> None:
+    """:func:`_round` for one box, the hand, the dealer and the card source held in local variables (no array is
+    read or written card by card): the simulation's common case, about twice as fast. A pair the rules let
+    split and the table splits goes to the general round after the deal (the only way a box gets a second
+    hand); the card-for-card test with the engine plays both. ``plain``: see :func:`_own_cell`; ``mode``: see
+    :data:`TAKE_FREE`."""
+    pos = st[S_POS]
+    end = st[S_END]
     st[S_BURN] = -1
-    c0 = _draw(shoe, st, rng)
-    up_code = _draw(shoe, st, rng)
-    c1 = _draw(shoe, st, rng)
-    hole = _draw(shoe, st, rng) if r[R_HOLE] != 0 else -1
+    c0 = _take(shoe, rng, pos, end, mode)
+    up_code = _take(shoe, rng, pos + 1, end, mode)
+    c1 = _take(shoe, rng, pos + 2, end, mode)
+    pos += 3
+    hole = -1
+    if r[R_HOLE] != 0:
+        hole = _take(shoe, rng, pos, end, mode)
+        pos += 1
     v0 = _value(c0)
     v1 = _value(c1)
+    up = _value(up_code)
     if (
         r[R_SPLIT_HANDS] > 1
         and ((c0 >> 2) == (c1 >> 2) if r[R_PAIR_BY_RANK] != 0 else v0 == v1)
-        and _cell(tb, 0, count, T_SPLIT + v0, _value(up_code)) != 0
+        and _own_cell(tb, plain, count, T_SPLIT + v0, up) != 0
     ):
         # A pair the box's table splits: the general round, from the cards dealt. (A pair it does not split
         # plays on here: a split it declines changes nothing for a box that cannot split later.)
+        st[S_POS] = min(pos, end)
+        st[S_FAILED] = pos > end
         _reset_box(hs, bs, 0, 0)
         _give(hs, hc, bs, 0, 0, c0)
         dc[0] = up_code
@@ -934,15 +1000,10 @@ def _round_one(r: I64, tb: I64, count: int, shoe: I64, st: I64, rng: U64, hs: I6
         st[S_DEALER_BJ] = 0
         _round_rest_apart(r, tb, count, shoe, st, rng, hs, hc, bs, dc, dn)
         return
-    hc[0] = c0
-    hc[1] = c1
-    dc[0] = up_code
-    up = _value(up_code)
     hard = v0 + v1
     aces = (v0 == 1) + (v1 == 1)
     n = 2
-    dealt = 2
-    third = -1
+    c2 = -1  # the box's third card
     stake = STAKE
     paths = 0
     status = ST_NONE
@@ -953,7 +1014,6 @@ def _round_one(r: I64, tb: I64, count: int, shoe: I64, st: I64, rng: U64, hs: I6
     d_aces = 1 if up == 1 else 0
     dn = 1
     if hole >= 0:
-        dc[1] = hole
         dn = 2
         vh = _value(hole)
         d_hard += vh
@@ -962,11 +1022,11 @@ def _round_one(r: I64, tb: I64, count: int, shoe: I64, st: I64, rng: U64, hs: I6
         status = ST_BLACKJACK
         paths |= 1 << P_BLACKJACK
         # BJ 10.3: even money against an ace (or a ten, where the rules allow).
-        if (up == 1 or (up == 10 and r[R_EVEN_MONEY_TEN] != 0)) and _cell(tb, 0, count, T_EVEN, up) != 0:
+        if (up == 1 or (up == 10 and r[R_EVEN_MONEY_TEN] != 0)) and _own_cell(tb, plain, count, T_EVEN, up) != 0:
             status = ST_EVEN_MONEY
             early_net = STAKE
             paths |= 1 << P_EVEN
-    elif up == 1 and _cell(tb, 0, count, T_INS, 1) != 0:
+    elif up == 1 and _own_cell(tb, plain, count, T_INS, 1) != 0:
         insured = 1  # BJ 12
         paths |= 1 << P_INSURANCE
     peeked = r[R_PEEK] != 0 and dn == 2 and (up == 1 or up == 10) and d_hard == 11 and d_aces == 1
@@ -974,63 +1034,69 @@ def _round_one(r: I64, tb: I64, count: int, shoe: I64, st: I64, rng: U64, hs: I6
         paths |= 1 << P_PEEKED
     elif status == ST_NONE:
         five_ok = r[R_FIVE_CARD] != 0 and up != 1
-        can_surrender = r[R_SURRENDER] != 0 and up != 1
-        while True:
-            soft = aces > 0 and hard <= 11
-            total = hard + 10 if soft else hard
-            five = five_ok and n == 5 and total <= 21
-            if total > 21:
-                status = ST_BUST
-                break
-            if total == 21 and not five:
-                status = ST_STOOD
-                break
-            first_two = n == 2
-            can_double = first_two and (r[R_DOUBLE_ANY] != 0 or hard == 11)
-            action = _decide(
-                tb, 0, count, hc, 0, n, total, soft, up, total < 21, can_double, False, can_surrender and first_two,
-                five,
-            )  # fmt: skip
-            if action == A_HIT or action == A_DOUBLE:
-                if action == A_DOUBLE:
-                    paths |= 1 << P_DOUBLE
-                    doubled = True
-                    stake = 2 * STAKE
-                c = _draw(shoe, st, rng)
-                hc[_ix(n)] = c
-                n += 1
-                v = _value(c)
-                hard += v
-                aces += v == 1
-                dealt += 1
-                if dealt == 3:
-                    third = c
-                if hard > 21:
-                    status = ST_BUST
-                    break
-                if n == 3 and r[R_BONUS] != 0 and _special_bonus(hc, 0):
-                    status = ST_SPECIAL_BONUS
-                    early_net = 3 * stake
-                    paths |= 1 << P_BONUS
-                    break
-                if doubled:
-                    status = ST_DOUBLED
-                    break
-            elif action == A_STAND:
-                status = ST_STOOD
-                break
-            elif action == A_SURRENDER:
+        bonus_ok = r[R_BONUS] != 0
+        double_any = r[R_DOUBLE_ANY] != 0
+        # BJ 18: surrender the first two cards (checked before anything else the table plays on them).
+        if r[R_SURRENDER] != 0 and up != 1:
+            if v0 == v1:
+                row = T_SUR_PAIR + v0
+            elif aces > 0:
+                row = T_SUR_SOFT + hard + 10
+            else:
+                row = T_SUR_HARD + hard
+            if _own_cell(tb, plain, count, row, up) != 0:
                 status = ST_SURRENDERED
                 early_net = -(stake // 2)
                 paths |= 1 << P_SURRENDER
+        while status == ST_NONE:
+            soft = aces > 0 and hard <= 11
+            total = hard + 10 if soft else hard
+            if total >= 21:
+                if total == 21 and five_ok and n == 5 and total <= _own_cell(tb, plain, count, T_FIVE, up):
+                    status = ST_FIVE_CARD  # BJ 19
+                    early_net = stake // 2
+                    paths |= 1 << P_FIVE
+                else:
+                    status = ST_BUST if total > 21 else ST_STOOD
                 break
-            else:  # A_CLAIM
-                status = ST_FIVE_CARD
+            if five_ok and n == 5 and total <= _own_cell(tb, plain, count, T_FIVE, up):
+                status = ST_FIVE_CARD  # BJ 19
                 early_net = stake // 2
                 paths |= 1 << P_FIVE
                 break
+            code = _own_cell(tb, plain, count, (T_SOFT if soft else T_HARD) + total, up)
+            if code == DOUBLE_HIT or code == DOUBLE_STAND:
+                if n == 2 and (double_any or hard == 11):
+                    paths |= 1 << P_DOUBLE  # BJ 17
+                    doubled = True
+                    stake = 2 * STAKE
+                    code = HIT
+                else:
+                    code = HIT if code == DOUBLE_HIT else STAND
+            if code != HIT:
+                status = ST_STOOD
+                break
+            c = _take(shoe, rng, pos, end, mode)
+            pos += 1
+            n += 1
+            if n == 3:
+                c2 = c
+            v = _value(c)
+            hard += v
+            aces += v == 1
+            if hard > 21:
+                status = ST_BUST
+                break
+            if n == 3 and bonus_ok and _bonus_cards(c0, c1, c):
+                status = ST_SPECIAL_BONUS  # BJ 15
+                early_net = 3 * stake
+                paths |= 1 << P_BONUS
+                break
+            if doubled:
+                status = ST_DOUBLED
+                break
         # The dealer (BJ 6.1, BJ 5.2): is any stake still open, does the hand stand?
-        obo = doubled and (r[R_DOUBLE_ANY] != 0 or r[R_LOSE_ORIGINAL_DOUBLE] != 0)
+        obo = doubled and (double_any or r[R_LOSE_ORIGINAL_DOUBLE] != 0)
         standing = status == ST_STOOD or status == ST_DOUBLED
         any_open = (
             standing or insured != 0 or (status == ST_BUST and obo and r[R_BUSTED_LOST] == 0 and (up == 1 or up == 10))
@@ -1042,18 +1108,27 @@ def _round_one(r: I64, tb: I64, count: int, shoe: I64, st: I64, rng: U64, hs: I6
                 paths |= 1 << P_SKIPPED
             else:
                 if r[R_BURN_SECOND] != 0:
-                    _draw(shoe, st, rng)  # BJ 4.2
-                    st[S_BURN] = st[S_POS] - 1
-                c = _draw(shoe, st, rng)
-                dc[dn] = c
+                    pos += 1  # BJ 4.2
+                    _take(shoe, rng, pos - 1, end, mode)
+                    st[S_BURN] = min(pos, end) - 1
+                c = _take(shoe, rng, pos, end, mode)
+                pos += 1
                 dn += 1
                 v = _value(c)
                 d_hard += v
                 d_aces += v == 1
         if play_on and standing and not (dn == 2 and d_hard == 11 and d_aces == 1):
-            while _dealer_draws(r, dc, dn, d_hard, d_aces):
-                c = _draw(shoe, st, rng)
-                dc[_ix(dn)] = c
+            # BJ 6.1: draw to 17; a soft 17 drawn to as the rules read it (a soft 17 of two cards is an ace and a 6).
+            s17 = r[R_SOFT17]
+            while True:
+                d_soft = d_aces > 0 and d_hard <= 11
+                d_total = d_hard + 10 if d_soft else d_hard
+                if d_total > 17 or (
+                    d_total == 17 and not (d_soft and (s17 == S17_HIT_ALL or (s17 == S17_HIT_ACE_SIX and dn == 2)))
+                ):
+                    break
+                c = _take(shoe, rng, pos, end, mode)
+                pos += 1
                 dn += 1
                 v = _value(c)
                 d_hard += v
@@ -1061,30 +1136,34 @@ def _round_one(r: I64, tb: I64, count: int, shoe: I64, st: I64, rng: U64, hs: I6
     elif status == ST_BLACKJACK and r[R_HOLE] == 0:
         # A blackjack is still open: the dealer's second card decides it (BJ 5.2, BJ 10.2).
         if r[R_BURN_SECOND] != 0:
-            _draw(shoe, st, rng)  # BJ 4.2
-            st[S_BURN] = st[S_POS] - 1
-        c = _draw(shoe, st, rng)
-        dc[dn] = c
+            pos += 1  # BJ 4.2
+            _take(shoe, rng, pos - 1, end, mode)
+            st[S_BURN] = min(pos, end) - 1
+        c = _take(shoe, rng, pos, end, mode)
+        pos += 1
         dn += 1
         v = _value(c)
         d_hard += v
         d_aces += v == 1
     elif r[R_HOLE] == 0:
         paths |= 1 << P_SKIPPED  # even money settled the box: no stake is open
+    st[S_POS] = min(pos, end)
+    st[S_FAILED] = pos > end
     # Settlement (the summary, "Original bet only") for the one hand.
     d_total = d_hard + 10 if d_aces > 0 and d_hard <= 11 else d_hard
     dealer_bj = dn == 2 and d_hard == 11 and d_aces == 1
-    if status == ST_SURRENDERED or status == ST_SPECIAL_BONUS or status == ST_FIVE_CARD or status == ST_EVEN_MONEY:
-        x = early_net
-    elif hard > 21:
-        x = -stake
-    elif status == ST_BLACKJACK:
+    # The comparison, without a branch (the outcome is as good as random): a bust loses, a dealer's bust loses
+    # to every hand left; then the rarer settlements that override it.
+    total = hard + 10 if aces > 0 and hard <= 11 else hard
+    p = total if hard <= 21 else -1
+    d = d_total if d_total <= 21 else 0
+    x = stake * ((p > d) - (p < d))
+    if status == ST_BLACKJACK:
         x = 0 if dealer_bj else stake * 3 // 2
     elif dealer_bj:
         x = -stake
-    else:
-        total = hard + 10 if aces > 0 and hard <= 11 else hard
-        x = stake if d_total > 21 or total > d_total else (-stake if total < d_total else 0)
+    if status == ST_SURRENDERED or status == ST_SPECIAL_BONUS or status == ST_FIVE_CARD or status == ST_EVEN_MONEY:
+        x = early_net
     net = x
     if dealer_bj:
         paths |= 1 << P_DEALER_BJ
@@ -1097,17 +1176,26 @@ def _round_one(r: I64, tb: I64, count: int, shoe: I64, st: I64, rng: U64, hs: I6
     bs[B_DID_SPLIT] = 0
     bs[B_DID_DOUBLE] = doubled
     bs[B_SURRENDERED] = status == ST_SURRENDERED
-    bs[B_DEALT] = dealt
-    bs[B_THIRD] = third
+    bs[B_DEALT] = n
+    bs[B_THIRD] = c2
     bs[B_THIRD_AFTER_SPLIT] = 0
     bs[B_FIRST0] = c0
     bs[B_FIRST1] = c1
     bs[B_INSURED] = insured
     bs[B_NET] = net
     bs[B_INS_NET] = (STAKE if dealer_bj else -(STAKE // 2)) if insured else 0
-    bs[B_RESULT] = LOSS if status == ST_SURRENDERED or x < 0 else (WIN if x > 0 else PUSH)
+    bs[B_RESULT] = PUSH - (x > 0) + (x < 0)  # (a surrender's net is below 0: a loss)
     bs[B_PATHS] = paths
     bs[B_ACTION] = stake
+
+
+@_jit
+def _round_one_apart(
+    r: I64, tb: I64, plain: bool, count: int, shoe: I64, st: I64, rng: U64, hs: I64, hc: I64, bs: I64, dc: I64
+) -> None:
+    """:func:`_round_one` compiled on its own, taking its cards as ``st`` says with the check: for the callers off
+    the hot path (each inlined copy of the round costs numba about a minute of compiling)."""
+    _round_one(r, tb, plain, count, shoe, st, rng, hs, hc, bs, dc, TAKE_LAZY if st[S_MODE] else TAKE_CHECKED)
 
 
 @_jit
@@ -1116,7 +1204,7 @@ def _play_round(
 ) -> None:
     """One round: :func:`_round_one` for a lone box, else :func:`_round`."""
     if boxes == 1:
-        _round_one(r, tb, count, shoe, st, rng, hs, hc, bs, dc)
+        _round_one_apart(r, tb, False, count, shoe, st, rng, hs, hc, bs, dc)
     else:
         _round(r, tb, boxes, seat, count, shoe, st, rng, hs, hc, bs, dc)
 
@@ -1258,6 +1346,24 @@ def _restock(
 
 
 @_jit
+def _shoe_counts(shoe: I64, full: I64) -> None:
+    """How many of each card code the shoe holds, into ``full`` (for a restock)."""
+    for k in range(52):
+        full[_ix(k)] = 0
+    for k in range(shoe.shape[0]):
+        full[_ix(shoe[_ix(k)])] += 1
+
+
+@_jit_inline
+def _burns(g: I64, fresh: bool, first: bool) -> int:
+    """The cards burnt before a round (BJ 4): after a shuffle, or before each round; a shuffler burns after the
+    shuffle before the first round only."""
+    if g[G_SHUFFLER] != 0:
+        return int(g[G_BURN_AFTER_SHUFFLE] if first else g[G_BURN_EACH_ROUND])
+    return int(g[G_BURN_AFTER_SHUFFLE] if fresh else g[G_BURN_EACH_ROUND])
+
+
+@_jit
 def _run_table(job: Job, work: Work, out: Out, rounds: int) -> int:
     """``rounds`` rounds at one table (its state in ``work``'s ``ks``): dealt to the cut card, or every round from
     a freshly shuffled shoe; counted with the scaled tag of each card code, the counter betting ``ramp[_ix(count)]``
@@ -1265,17 +1371,17 @@ def _run_table(job: Job, work: Work, out: Out, rounds: int) -> int:
     above its ``side_at`` count. Adds to ``acc``, ``bins`` and the fan of bankroll paths. Returns 0, or 1 when a
     round needed more cards than the shoe holds."""
     r, tb, sp, g, tags, ramp, side_at = job
+    counting = g[G_COUNTING] != 0 and g[G_CONTINUOUS] == 0
+    plain = not counting
+    for k in range(T_ROWS * 11):  # the counted box's index thresholds: is any at or below the fixed count 0?
+        plain = plain and tb[_ix(k)] > 0
     shoe, rng, ks, st, sides, full, left, scratch, hs, hc, bs, dc = work
     acc, bins, fan = out
     size = shoe.shape[0]
-    for k in range(52):
-        full[_ix(k)] = 0
-    for k in range(size):
-        full[_ix(shoe[_ix(k)])] += 1
+    _shoe_counts(shoe, full)
     boxes = g[G_BOXES]
     seat = g[G_SEAT]
     continuous = g[G_CONTINUOUS] != 0
-    counting = g[G_COUNTING] != 0 and not continuous
     track_sides = g[G_SIDES] != 0
     by_count = g[G_COUNTING] != 0 or track_sides
     cut = g[G_CUT]
@@ -1311,12 +1417,7 @@ def _run_table(job: Job, work: Work, out: Out, rounds: int) -> int:
         st[S_POS] = pos
         st[S_END] = size
         st[S_MODE] = 1 if continuous else 0
-        if g[G_SHUFFLER] != 0:  # a shuffler burns after the shuffle before the first round only
-            burns = g[G_BURN_AFTER_SHUFFLE] if first else g[G_BURN_EACH_ROUND]
-        elif fresh:
-            burns = g[G_BURN_AFTER_SHUFFLE]
-        else:
-            burns = g[G_BURN_EACH_ROUND]
+        burns = _burns(g, fresh, first)
         if burns:
             _burn(shoe, st, rng, burns)
         first = False
@@ -1326,7 +1427,9 @@ def _run_table(job: Job, work: Work, out: Out, rounds: int) -> int:
         inside = count >= (g[G_WONG_OUT] if inside else g[G_WONG_IN])
         units = ramp[_ix(count - COUNT_MIN)] if inside else 0
         if boxes == 1:
-            _round_one(r, tb, count, shoe, st, rng, hs, hc, bs, dc)
+            # (a round that cannot run out takes its cards without the check)
+            mode = TAKE_LAZY if continuous else (TAKE_FREE if size - start >= ROOM else TAKE_CHECKED)
+            _round_one(r, tb, plain, count, shoe, st, rng, hs, hc, bs, dc, mode)
         else:
             _round(r, tb, boxes, seat, count, shoe, st, rng, hs, hc, bs, dc)
         if st[S_FAILED] != 0:
@@ -1388,10 +1491,8 @@ def _run_table(job: Job, work: Work, out: Out, rounds: int) -> int:
         action_sum += action
         flat_sum += flat
         flat_sq += flat * flat
-        if result == WIN:
-            wins += 1
-        elif result == PUSH:
-            pushes += 1
+        wins += result == WIN  # (branch-free: the result is as good as random)
+        pushes += result == PUSH
         if previous >= 0:
             acc[_ix(C_TRANSITIONS + 3 * previous + result)] += 1
         previous = result
