@@ -13,6 +13,18 @@ expected value is (1, 0, -1, -1, 0.5, 3, 2) with every weight 1; indicators coun
 Terminal payoffs are a pair ``(a, b)``: ``a`` when the dealer has no blackjack, ``b`` when he has (only
 without the peek, where the blackjack is found at the end). ``q`` is the chance the dealer's hole card, drawn
 from what is left, completes a blackjack.
+
+Arguments come in bundles (tuples numba compiles as one argument each):
+
+* ``tab``: the hand table ``(hc, hard, ace, ncards, child, order_desc, order_asc)``
+  (:attr:`croupier.analysis.ca.HandTable.arrays`);
+* ``seq``: the dealer's sequences ``(coef, len, out, start, v, m)`` after the up card;
+* ``shoe``: ``(base, extra_v, extra_n)``, the shoe the hands draw from, which is the up card's shoe less
+  ``extra_n`` cards of index ``extra_v`` (split hands: the other split card and any further pair cards);
+* ``dealer``: ``(d_all, cache)``, the dealer's outcomes for every hand drawn from the up card's shoe and a memo
+  for other shoes (:func:`dealer_of`);
+* ``play``: ``(x, peek, bj_loss, bust_b, pay)``: the hole card that makes a blackjack (-1: none), whether the
+  dealer peeks, what a stood and a busted hand get when a blackjack is found at the end, and the payoffs.
 """
 
 from __future__ import annotations
@@ -39,8 +51,9 @@ D_DOUBLE = 3
 
 
 @njit
-def dealer_dist(r: Any, seq_coef: Any, seq_len: Any, seq_out: Any, seq_start: Any, seq_v: Any, seq_m: Any) -> Any:
+def dealer_dist(r: Any, seq: Any) -> Any:
     """Joint probabilities of the dealer's outcomes (17-21, bust, blackjack) drawing from composition ``r``."""
+    seq_coef, seq_len, seq_out, seq_start, seq_v, seq_m = seq
     total = 0
     for v in range(10):
         total += r[v]
@@ -64,6 +77,66 @@ def dealer_dist(r: Any, seq_coef: Any, seq_len: Any, seq_out: Any, seq_start: An
         if p != 0.0:
             out[seq_out[k]] += p / ft[n]
     return out
+
+
+EMPTY = -1
+"""A free slot of the dealer memo's keys."""
+
+
+def dealer_memo(capacity: int) -> tuple[Any, Any, Any]:
+    """An empty memo of the dealer's outcomes by the cards taken out of an up card's shoe: (keys, values,
+    count), an open-addressing table of ``capacity`` slots (a power of two) that :func:`dealer_of` fills to
+    at most 70% and :func:`rehash` moves into a larger one."""
+    return np.full(capacity, EMPTY, np.int64), np.zeros((capacity, 7)), np.zeros(1, np.int64)
+
+
+@njit
+def _slot(keys: Any, key: int) -> int:
+    mask = keys.shape[0] - 1
+    i: int = (key * 0x9E3779B1) & mask
+    while keys[i] != EMPTY and keys[i] != key:
+        i = (i + 1) & mask
+    return i
+
+
+@njit
+def rehash(keys: Any, vals: Any, new_keys: Any, new_vals: Any) -> None:
+    """Move a dealer memo into a larger, empty one."""
+    for i in range(keys.shape[0]):
+        if keys[i] != EMPTY:
+            j = _slot(new_keys, keys[i])
+            new_keys[j] = keys[i]
+            new_vals[j] = vals[i]
+
+
+@njit
+def dealer_of(r: Any, h: int, hc: Any, child: Any, dealer: Any, extra_v: int, extra_n: int, seq: Any) -> Any:
+    """The dealer's outcomes drawing from ``r``: the up card's shoe less hand ``h`` and ``extra_n`` more cards of
+    index ``extra_v``. Read from ``d_all`` at the hand holding those cards when the table has it, else from the
+    memo (keyed by the cards taken out, five bits a value), else computed and kept there while it has room:
+    the same composition gives the same numbers whichever way it is found."""
+    d_all, keys, vals, count = dealer
+    c = h
+    for _ in range(extra_n):
+        if c < 0:
+            break
+        c = child[c, extra_v]
+    if c >= 0:
+        d = d_all[c]
+        if d[0] + d[1] + d[2] + d[3] + d[4] + d[5] + d[6] > 0.0:
+            return d
+    key = 0
+    for v in range(10):
+        key |= (hc[h, v] + (extra_n if v == extra_v else 0)) << (5 * v)
+    i = _slot(keys, key)
+    if keys[i] == key:
+        return vals[i]
+    d = dealer_dist(r, seq)
+    if count[0] * 10 < keys.shape[0] * 7:
+        keys[i] = key
+        vals[i] = d
+        count[0] += 1
+    return d
 
 
 @njit
@@ -119,6 +192,7 @@ def _left_after(base: Any, hc: Any, h: int, r: Any) -> int:
 def _hit(r: Any, total: int, child: Any, h: int, values: Any, x: int, peek: bool, bust_b: float, pay: Any) -> float:
     """Hitting hand ``h`` (the shoe ``r`` of ``total`` cards left): the next hands' ``values``, or a bust."""
     hit = 0.0
+    q_base = r[x] if x >= 0 else 0
     for v in range(10):
         if r[v] == 0:
             continue
@@ -127,9 +201,10 @@ def _hit(r: Any, total: int, child: Any, h: int, values: Any, x: int, peek: bool
         if c >= 0:
             hit += p * values[c]
         else:
-            r[v] -= 1
-            hit += p * _terminal(pay[3], bust_b, _q(r, x), peek)
-            r[v] += 1
+            q = 0.0
+            if x >= 0 and total > 1:
+                q = (q_base - (1 if v == x else 0)) / (total - 1)
+            hit += p * _terminal(pay[3], bust_b, q, peek)
     return hit
 
 
@@ -139,30 +214,12 @@ def hand_total(hard: int, ace: bool) -> int:
 
 
 @njit
-def optimal_pass(
-    base: Any,
-    hc: Any,
-    hard: Any,
-    ace: Any,
-    ncards: Any,
-    child: Any,
-    order_desc: Any,
-    seq_coef: Any,
-    seq_len: Any,
-    seq_out: Any,
-    seq_start: Any,
-    seq_v: Any,
-    seq_m: Any,
-    x: int,
-    peek: bool,
-    claim_ok: bool,
-    bj_loss: float,
-    bust_b: float,
-    min_cards: int,
-    pay: Any,
-) -> Any:
+def optimal_pass(tab: Any, seq: Any, base: Any, play: Any, ends: Any, claim_ok: bool, min_cards: int) -> Any:
     """The dealer's outcomes, the best value and the best decision (stand / hit / claim) of every hand of at
     least ``min_cards`` cards drawn from ``base`` (the shoe after the up card; hands are removed from it)."""
+    hc, hard, ace, ncards, child, order_desc, _ = tab
+    x, peek, pay = play
+    bj_loss, bust_b = ends
     nh = hc.shape[0]
     d_all = np.zeros((nh, 7))
     best = np.full(nh, np.nan)
@@ -175,7 +232,7 @@ def optimal_pass(
         total = _left_after(base, hc, h, r)
         if total < 1:
             continue
-        d = dealer_dist(r, seq_coef, seq_len, seq_out, seq_start, seq_v, seq_m)
+        d = dealer_dist(r, seq)
         d_all[h] = d
         t = hand_total(hard[h], ace[h])
         value = _stand(d, t, 1.0, bj_loss, peek, pay)
@@ -196,57 +253,55 @@ def optimal_pass(
 
 
 @njit
-def fixed_pass(
-    base: Any,
-    hc: Any,
-    hard: Any,
-    ace: Any,
-    ncards: Any,
-    child: Any,
-    order_desc: Any,
-    seq_coef: Any,
-    seq_len: Any,
-    seq_out: Any,
-    seq_start: Any,
-    seq_v: Any,
-    seq_m: Any,
-    x: int,
-    peek: bool,
-    dec: Any,
-    reach: Any,
-    bj_loss: float,
-    bust_b: float,
-    pay: Any,
+def context_pass(
+    tab: Any, seq: Any, shoe: Any, dealer: Any, play: Any, ends: Any, dec: Any, mask: Any, want: Any
 ) -> Any:
-    """The value of every reachable hand (``reach``) of three or more cards played by the fixed decisions
-    ``dec`` from ``base``; only the hands that stand need the dealer's outcomes."""
+    """Every hand of three or more cards in ``mask`` dealt from the shoe: its value played by ``dec``, and what
+    standing, hitting and claiming the five-card payment would give it, the later hands played by ``dec``.
+    ``val`` is right where ``mask`` holds the hands ``dec`` hits into (:func:`mark_reach`); ``stand``, ``hit``
+    and ``claim`` are filled only for the hands of ``want``, ``hit`` rightly where ``mask`` holds the hand's
+    children too (:func:`mark_needed`). Only what is asked for is computed."""
+    hc, hard, ace, ncards, child, order_desc, _ = tab
+    base, extra_v, extra_n = shoe
+    x, peek, pay = play
+    bj_loss, bust_b = ends
     nh = hc.shape[0]
-    val = np.full(nh, np.nan)
+    val = np.zeros(nh)
+    stand = np.zeros(nh)
+    hit = np.full(nh, -np.inf)
+    claim = np.zeros(nh)
     r = np.zeros(10, np.int64)
     for idx in range(nh):
         h = order_desc[idx]
-        if not reach[h] or ncards[h] < 3:
+        if not mask[h] or ncards[h] < 3:
             continue
         total = _left_after(base, hc, h, r)
         if total < 1:
-            val[h] = 0.0  # a hand that cannot be dealt from this shoe has no weight
             continue
-        choice = dec[h]
         t = hand_total(hard[h], ace[h])
+        choice = dec[h]
+        hits = choice == D_HIT and t < 21 and total > 1
+        full = want[h]
+        if full or not (hits or choice == D_CLAIM):
+            d = dealer_of(r, h, hc, child, dealer, extra_v, extra_n, seq)
+            stand[h] = _stand(d, t, 1.0, bj_loss, peek, pay)
+        if full or choice == D_CLAIM:
+            claim[h] = _terminal(pay[4], pay[4], _q(r, x), peek)
+        if t < 21 and total > 1 and (full or hits):
+            hit[h] = _hit(r, total, child, h, val, x, peek, bust_b, pay)
         if choice == D_CLAIM:
-            val[h] = _terminal(pay[4], pay[4], _q(r, x), peek)
+            val[h] = claim[h]
         elif choice == D_HIT and t < 21 and total > 1:
-            hit = _hit(r, total, child, h, val, x, peek, bust_b, pay)
-            val[h] = hit
+            val[h] = hit[h]
         else:
-            d = dealer_dist(r, seq_coef, seq_len, seq_out, seq_start, seq_v, seq_m)
-            val[h] = _stand(d, t, 1.0, bj_loss, peek, pay)
-    return val
+            val[h] = stand[h]
+    return val, stand, hit, claim
 
 
 @njit
-def mark_reach(child: Any, order_asc: Any, ncards: Any, dec: Any, roots: Any) -> Any:
+def mark_reach(tab: Any, dec: Any, roots: Any) -> Any:
     """Hands of three or more cards reachable from the hitting two-card ``roots`` under ``dec``."""
+    _, _, _, ncards, child, _, order_asc = tab
     nh = child.shape[0]
     reach = np.zeros(nh, np.bool_)
     for i in range(roots.shape[0]):
@@ -267,43 +322,67 @@ def mark_reach(child: Any, order_asc: Any, ncards: Any, dec: Any, roots: Any) ->
 
 
 @njit
+def mark_needed(tab: Any, dec: Any, roots: Any) -> Any:
+    """(needed, wanted): the hands whose values the chart optimiser needs from the two-card ``roots`` — those
+    it may reach (every root hitting, then ``dec``), whose other choices it weighs (``wanted``), and every hand
+    their other choice would lead to, played on by ``dec``."""
+    _, _, _, ncards, child, _, order_asc = tab
+    wanted = mark_reach(tab, dec, roots)
+    needed = wanted.copy()
+    for idx in range(child.shape[0]):
+        h = order_asc[idx]
+        if ncards[h] < 3 or not (wanted[h] or (needed[h] and dec[h] == D_HIT)):
+            continue
+        for v in range(10):
+            c = child[h, v]
+            if c >= 0:
+                needed[c] = True
+    return needed, wanted
+
+
+@njit
+def forward_reach(tab: Any, base: Any, dec: Any, reach: Any) -> None:
+    """Carry the chance of reaching each hand of three or more cards (``reach``, filled in place from the
+    three-card hands' chances) through the hands that ``dec`` hits, drawing from ``base``."""
+    hc, hard, ace, ncards, child, _, order_asc = tab
+    nh = hc.shape[0]
+    r = np.zeros(10, np.int64)
+    for idx in range(nh):
+        h = order_asc[idx]
+        if reach[h] == 0.0 or ncards[h] < 3 or dec[h] != D_HIT:
+            continue
+        if hand_total(hard[h], ace[h]) >= 21:
+            continue
+        total = _left_after(base, hc, h, r)
+        if total < 2:
+            continue
+        for v in range(10):
+            c = child[h, v]
+            if r[v] > 0 and c >= 0:
+                reach[c] += reach[h] * r[v] / total
+
+
+@njit
 def two_card_values(
-    base: Any,
-    h: int,
-    hc: Any,
-    hard: Any,
-    ace: Any,
-    child: Any,
-    cont: Any,
-    d_all: Any,
-    d_h: Any,
-    seq_coef: Any,
-    seq_len: Any,
-    seq_out: Any,
-    seq_start: Any,
-    seq_v: Any,
-    seq_m: Any,
-    x: int,
-    peek: bool,
-    bonus_v: int,
-    share: float,
-    stand_bj: float,
-    double_bj: float,
-    bust_b: float,
-    double_bust_b: float,
+    tab: Any, seq: Any, shoe: Any, dealer: Any, play: Any, stakes: Any, h: int, cont: Any, bonus: Any,
     want_double: bool,
-    pay: Any,
-) -> Any:
-    """(stand, hit, double) of the two-card hand ``h`` drawn from ``base``: hitting continues with ``cont``
-    (the three-card hands' values), doubling takes one card; a third card of value ``bonus_v`` completes the
-    special bonus with probability ``share`` (3 times the stake at once)."""
+) -> Any:  # fmt: skip
+    """(stand, hit, double) of the two-card hand ``h`` drawn from the shoe: hitting continues with ``cont``
+    (the three-card hands' values), doubling takes one card; a third card of index ``bonus[0]`` completes the
+    special bonus with probability ``bonus[1]`` (3 times the stake at once). ``stakes``: what a stood, doubled,
+    busted and busted doubled hand get for a dealer blackjack found at the end."""
+    hc, hard, ace, _, child, _, _ = tab
+    base, extra_v, extra_n = shoe
+    x, peek, pay = play
+    stand_bj, double_bj, bust_b, double_bust_b = stakes
+    bonus_v, share = bonus
     r = np.zeros(10, np.int64)
     total = 0
     for v in range(10):
         r[v] = base[v] - hc[h, v]
         total += r[v]
     t = hand_total(hard[h], ace[h])
-    stand = _stand(d_h, t, 1.0, stand_bj, peek, pay)
+    stand = _stand(dealer_of(r, h, hc, child, dealer, extra_v, extra_n, seq), t, 1.0, stand_bj, peek, pay)
     hit = 0.0
     double = 0.0
     if total < 2:
@@ -319,9 +398,7 @@ def two_card_values(
         if c >= 0:
             h_next = cont[c]
             if want_double:
-                d = d_all[c]
-                if d[0] + d[1] + d[2] + d[3] + d[4] + d[5] + d[6] == 0.0:
-                    d = dealer_dist(r, seq_coef, seq_len, seq_out, seq_start, seq_v, seq_m)
+                d = dealer_of(r, c, hc, child, dealer, extra_v, extra_n, seq)
                 dbl = _stand(d, hand_total(hard[c], ace[c]), pay[6], double_bj, peek, pay)
         else:
             h_next = _terminal(pay[3], bust_b, q, peek)
@@ -335,3 +412,21 @@ def two_card_values(
     if not want_double:
         double = -np.inf
     return stand, hit, double
+
+
+@njit
+def two_card_batch(
+    tab: Any, seq: Any, shoe: Any, dealer: Any, play: Any, stakes: Any, hands: Any, cont: Any, bonus_v: Any,
+    share: Any, want_double: bool,
+) -> Any:  # fmt: skip
+    """:func:`two_card_values` of each hand of ``hands`` (with its own special-bonus card and share), as rows of
+    (stand, hit, double): one call for many hands."""
+    out = np.empty((hands.shape[0], 3))
+    for i in range(hands.shape[0]):
+        s, h, d = two_card_values(
+            tab, seq, shoe, dealer, play, stakes, hands[i], cont, (bonus_v[i], share[i]), want_double
+        )
+        out[i, 0] = s
+        out[i, 1] = h
+        out[i, 2] = d
+    return out

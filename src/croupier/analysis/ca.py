@@ -139,6 +139,11 @@ class HandTable:
     order_asc: IntArray
     index: dict[tuple[int, ...], int]
 
+    @property
+    def arrays(self) -> tuple[IntArray, IntArray, npt.NDArray[np.bool_], IntArray, IntArray, IntArray, IntArray]:
+        """The table as the kernels take it (their ``tab``)."""
+        return self.hc, self.hard, self.ace, self.ncards, self.child, self.order_desc, self.order_asc
+
     def of(self, values: Sequence[int]) -> int:
         """The index of the hand holding the card values ``values`` (1-10)."""
         counts = [0] * 10
@@ -362,12 +367,48 @@ class _UpCard:
         self.peek = terms.peek_rule and self.x >= 0
         self.claim_ok = terms.five_card and up != 1
         t = self.table
+        self.tab = t.arrays
+        self.play = (self.x, self.peek, EV.pay)
         self.d_all, self.best, self.dec = k.optimal_pass(
-            self.base, t.hc, t.hard, t.ace, t.ncards, t.child, t.order_desc, *self.seq,
-            self.x, self.peek, self.claim_ok, -1.0, -1.0, 2, EV.pay,
-        )  # fmt: skip
+            self.tab, self.seq, self.base, self.play, (-1.0, -1.0), self.claim_ok, 2
+        )
+        self.nothing = np.zeros(len(t.hc), np.bool_)
+        self.memo_keys, self.memo_vals, self.memo_count = k.dealer_memo(1 << 12)
+        """The dealer's outcomes for shoes that ``d_all`` does not hold (split hands' shoes)."""
+        self.memo: dict[object, object] = {}
+        """What callers keep about this up card across analyses (the chart optimiser's split values)."""
         self.double_bj = -1.0 if terms.obo_double else -2.0
         self.double_bust_b = -1.0 if terms.obo_double and terms.refunded else -2.0
+
+    @property
+    def dealer(self) -> tuple[npt.NDArray[np.float64], IntArray, npt.NDArray[np.float64], IntArray]:
+        """The kernels' ``dealer`` bundle; the memo grows fourfold once half full (call :meth:`fit` after)."""
+        return self.d_all, self.memo_keys, self.memo_vals, self.memo_count
+
+    def fit(self) -> None:
+        """Grow the dealer memo once it is half full."""
+        if 2 * int(self.memo_count[0]) < len(self.memo_keys):
+            return
+        keys, vals, _ = k.dealer_memo(4 * len(self.memo_keys))
+        k.rehash(self.memo_keys, self.memo_vals, keys, vals)
+        self.memo_keys, self.memo_vals = keys, vals
+
+    def context(
+        self,
+        shoe: tuple[IntArray, int, int],
+        pay: _Pay,
+        ends: tuple[float, float],
+        *,
+        dec: npt.NDArray[np.int8],
+        mask: npt.NDArray[np.bool_],
+        want: npt.NDArray[np.bool_] | None = None,
+    ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """:func:`~croupier.analysis._ca_kernels.context_pass` against this up card: (value, stand, hit,
+        claim) of every hand of three or more cards in ``mask`` (stand, hit and claim only for ``want``)."""
+        want = self.nothing if want is None else want
+        out = k.context_pass(self.tab, self.seq, shoe, self.dealer, (self.x, self.peek, pay.pay), ends, dec, mask, want)
+        self.fit()
+        return out  # type: ignore[no-any-return]
 
     def normal_b(self, pay: _Pay) -> tuple[float, float, float, float]:
         """A dealer blackjack found at the end: what a stood, doubled, busted and busted doubled hand get."""
@@ -380,30 +421,47 @@ class _UpCard:
 
     def two_card(
         self,
-        base: IntArray,
+        shoe: tuple[IntArray, int, int],
         h: int,
         cont: npt.NDArray[np.float64],
-        d_all: npt.NDArray[np.float64],
         variant: tuple[float, int, float],
         *,
         split_hand: bool,
         want_double: bool,
         pay: _Pay = EV,
     ) -> tuple[float, float, float]:
-        """(stand, hit, double) of the two-card hand ``h`` drawn from ``base``."""
-        t = self.table
-        r = base - t.hc[h]
-        d_h = d_all[h] if d_all[h].sum() > 0 else k.dealer_dist(r, *self.seq)
-        if split_hand:
-            stand_bj = double_bj = bust_b = double_bust_b = pay.split_b
-        else:
-            stand_bj, double_bj, bust_b, double_bust_b = self.normal_b(pay)
+        """(stand, hit, double) of the two-card hand ``h`` drawn from ``shoe`` (the kernels' bundle: the up
+        card's shoe less ``extra_n`` cards of index ``extra_v``)."""
+        stakes = (pay.split_b,) * 4 if split_hand else self.normal_b(pay)
         _, bonus_v, share = variant
         s, hit, dbl = k.two_card_values(
-            base, h, t.hc, t.hard, t.ace, t.child, cont, d_all, d_h, *self.seq, self.x, self.peek,
-            bonus_v, share, stand_bj, double_bj, bust_b, double_bust_b, want_double, pay.pay,
+            self.tab, self.seq, shoe, self.dealer, (self.x, self.peek, pay.pay), stakes, h, cont, (bonus_v, share),
+            want_double,
         )  # fmt: skip
+        self.fit()
         return float(s), float(hit), float(dbl)
+
+    def two_card_many(
+        self,
+        shoe: tuple[IntArray, int, int],
+        hands: Sequence[tuple[int, tuple[float, int, float]]],
+        cont: npt.NDArray[np.float64],
+        *,
+        split_hand: bool,
+        pay: _Pay = EV,
+    ) -> npt.NDArray[np.float64]:
+        """:meth:`two_card` (doubling valued) of each (hand, variant) of ``hands`` in one call: rows of (stand,
+        hit, double)."""
+        stakes = (pay.split_b,) * 4 if split_hand else self.normal_b(pay)
+        index = np.array([h for h, _ in hands], np.int64)
+        bonus_v = np.array([variant[1] for _, variant in hands], np.int64)
+        share = np.array([variant[2] for _, variant in hands], np.float64)
+        rows = k.two_card_batch(
+            self.tab, self.seq, shoe, self.dealer, (self.x, self.peek, pay.pay), stakes, index, cont, bonus_v,
+            share, True,
+        )  # fmt: skip
+        self.fit()
+        return np.asarray(rows)
 
 
 def _falling(n: float, m: int) -> float:
@@ -453,6 +511,11 @@ class _Plan:
         self.dec = dec
         self.cont = cont
         self.roots: dict[tuple[int, int, int], int] = {}
+        self.stand: npt.NDArray[np.float64] | None = None
+        self.hit: npt.NDArray[np.float64] | None = None
+        self.claim: npt.NDArray[np.float64] | None = None
+        """For a chart's plan: what standing, hitting and claiming would give each hand (``cont`` is what the
+        plan does)."""
 
 
 class Analyser:
@@ -475,6 +538,71 @@ class Analyser:
 
     # -- the split ---------------------------------------------------------------------------------------------
 
+    def split_weights(
+        self, uc: _UpCard, pair: int, pair_cards: float | None = None
+    ) -> list[tuple[IntArray, list[float]]]:
+        """The split of a pair of value ``pair`` against ``uc``'s up card as a linear sum (see the module's
+        docstring): for each number ``n`` of further pair cards taken out, the shoe the split hands draw from
+        and the weight of each second card (value 1-10, index 0-9) of a split hand drawn from it. The split's
+        value is the sum over ``n`` and the second card of weight times the value of the split hand (pair,
+        card), plus the dealer-blackjack branch (:meth:`split_value`). Empty if the shoe holds no pair."""
+        t = self.terms
+        p = pair - 1
+        limit = t.hands if (pair != 1 or t.resplit_aces) else 2
+        shoe_after = uc.base.copy()
+        shoe_after[p] -= 2
+        if shoe_after[p] < 0:
+            return []
+        pairs_left: float = int(shoe_after[p]) if pair_cards is None else pair_cards
+        total_left = int(shoe_after.sum())
+        most = min(max(2 * limit - 4, 0), int(pairs_left))
+        pf = [_falling(pairs_left, n) / _falling(total_left, n) for n in range(most + 1)]
+        c_other = [0.0] * (most + 1)
+        c_any = [0.0] * (most + 1)
+        below, at_limit = _patterns(limit)
+        for h, count in below.items():
+            for j in range(h):
+                n = h - 2 + j
+                if n <= most:
+                    c_other[n] += count * h * comb(h - 1, j) * (-1) ** j * pf[n]
+        a = limit - 2
+        for others, count in at_limit.items():
+            for j in range(others + 1):
+                n = a + j
+                if n > most:
+                    continue
+                if j < others:
+                    c_other[n] += count * others * comb(others - 1, j) * (-1) ** j * pf[n]
+                c_any[n] += count * (limit - others) * comb(others, j) * (-1) ** j * pf[n]
+        out: list[tuple[IntArray, list[float]]] = []
+        for n in range(most + 1):
+            base = uc.base.copy()
+            base[p] -= 1 + n  # the other split card and n more pair cards
+            shoe_n = shoe_after.copy()
+            shoe_n[p] -= n
+            total_n = total_left - n
+            weights = [0.0] * 10
+            for o in range(10):
+                if shoe_n[o] <= 0:
+                    continue
+                weight = shoe_n[o] / total_n
+                if o == p:
+                    same_rank = (pairs_left - n) / total_n
+                    weights[o] = c_other[n] * (weight - same_rank) + c_any[n] * weight
+                else:
+                    weights[o] = (c_other[n] + c_any[n]) * weight
+            out.append((base, weights))
+        return out
+
+    def split_blackjack(self, uc: _UpCard, pair: int, pay: _Pay = EV) -> float:
+        """What a split round gives once for a dealer blackjack found at the end (no peek): the original bet
+        (BJ 16.6), weighted by its chance."""
+        if uc.peek or uc.x < 0:
+            return 0.0
+        shoe_after = uc.base.copy()
+        shoe_after[pair - 1] -= 2
+        return float(pay.split_bj * shoe_after[uc.x] / shoe_after.sum())
+
     def split_value(
         self, uc: _UpCard, pair: int, plan: _Plan, pay: _Pay = EV, pair_cards: float | None = None
     ) -> float:
@@ -484,92 +612,52 @@ class Analyser:
         ``pair_cards``: for ten-value cards split by rank (BJ 16 Reading), how many cards of the pair's rank
         are left after the pair; the other ten-value cards then give a split hand its second card without a
         resplit."""
-        t = self.terms
-        table = uc.table
-        p = pair - 1
-        limit = t.hands if (pair != 1 or t.resplit_aces) else 2
-        shoe_after = uc.base.copy()
-        shoe_after[p] -= 2
-        if shoe_after[p] < 0:
+        parts = self.split_weights(uc, pair, pair_cards)
+        if not parts:
             return -np.inf
-        pairs_left: float = int(shoe_after[p]) if pair_cards is None else pair_cards
-        total_left = int(shoe_after.sum())
-        most = min(max(2 * limit - 4, 0), int(pairs_left))
-        v_other = np.zeros(most + 1)
-        v_any = np.zeros(most + 1)
-        zeros = np.zeros_like(uc.d_all)
+        table = uc.table
         roots = [
             table.of((pair, other))
             for other in range(1, 11)
             if pair != 1 and k.D_HIT in (plan.roots.get((pair, other, 0)), plan.roots.get((pair, other, 1)))
         ]
-        reach = k.mark_reach(table.child, table.order_asc, table.ncards, plan.dec, np.array(roots, np.int64))
-        for n in range(most + 1):
-            base = uc.base.copy()
-            base[p] -= 1 + n  # the other split card and n more pair cards
-            val = k.fixed_pass(
-                base, table.hc, table.hard, table.ace, table.ncards, table.child, table.order_desc, *uc.seq,
-                uc.x, uc.peek, plan.dec, reach, pay.split_b, pay.split_b, pay.pay,
-            )  # fmt: skip
-            shoe_n = shoe_after.copy()
-            shoe_n[p] -= n
-            total_n = total_left - n
-            for other in range(1, 11):
-                o = other - 1
-                if shoe_n[o] <= 0:
-                    continue
-                h2 = table.of((pair, other))
-                value = 0.0
-                for i, variant in enumerate(_variants((pair, other), t)):
-                    decision = k.D_STAND if pair == 1 else plan.roots[(pair, other, i)]  # split aces: one card
-                    s, hit, dbl = uc.two_card(
-                        base, h2, val, zeros, variant, split_hand=True, want_double=decision == k.D_DOUBLE, pay=pay
-                    )
-                    value += variant[0] * (s if decision == k.D_STAND else hit if decision == k.D_HIT else dbl)
-                weight = shoe_n[o] / total_n
-                if other == pair:
-                    same_rank = (pairs_left - n) / total_n
-                    v_any[n] += same_rank * value
-                    v_other[n] += (weight - same_rank) * value  # ten-value cards of other ranks
-                else:
-                    v_other[n] += weight * value
-            v_any[n] += v_other[n]
-        pf = [_falling(pairs_left, n) / _falling(total_left, n) for n in range(most + 1)]
-
-        def term(n: int, values: npt.NDArray[np.float64]) -> float:
-            return pf[n] * float(values[n]) if n <= most else 0.0
-
-        below, at_limit = _patterns(limit)
+        reach = k.mark_reach(uc.tab, plan.dec, np.array(roots, np.int64))
         total = 0.0
-        for h, count in below.items():
-            inner = sum(comb(h - 1, j) * (-1) ** j * term(h - 2 + j, v_other) for j in range(h))
-            total += count * h * inner
-        for others, count in at_limit.items():
-            a = limit - 2
-            done = others * sum(comb(others - 1, j) * (-1) ** j * term(a + j, v_other) for j in range(others))
-            rest = (limit - others) * sum(comb(others, j) * (-1) ** j * term(a + j, v_any) for j in range(others + 1))
-            total += count * (done + rest)
-        if not uc.peek and uc.x >= 0:
-            total += pay.split_bj * shoe_after[uc.x] / total_left  # the original bet, once (BJ 16.6)
-        return total
+        for n, (base, weights) in enumerate(parts):
+            shoe = (base, pair - 1, n + 1)
+            val, _, _, _ = uc.context(shoe, pay, (pay.split_b, pay.split_b), dec=plan.dec, mask=reach)
+            jobs = [
+                (other, i, variant)
+                for other in range(1, 11)
+                if weights[other - 1] != 0.0
+                for i, variant in enumerate(_variants((pair, other), self.terms))
+            ]
+            rows = uc.two_card_many(
+                shoe, [(table.of((pair, other)), variant) for other, _, variant in jobs], val, split_hand=True, pay=pay
+            )
+            for (other, i, variant), (s, hit, dbl) in zip(jobs, rows, strict=True):
+                decision = k.D_STAND if pair == 1 else plan.roots[(pair, other, i)]  # split aces: one card
+                value = s if decision == k.D_STAND else hit if decision == k.D_HIT else dbl
+                total += weights[other - 1] * variant[0] * value
+        return total + self.split_blackjack(uc, pair, pay)
 
     # -- plans -----------------------------------------------------------------------------------------------------
 
     def _two_card_values(
-        self, uc: _UpCard, cont: npt.NDArray[np.float64], d_all: npt.NDArray[np.float64], pay: _Pay = EV
+        self, uc: _UpCard, cont: npt.NDArray[np.float64], pay: _Pay = EV
     ) -> dict[tuple[int, int, int], tuple[float, float, float]]:
-        values: dict[tuple[int, int, int], tuple[float, float, float]] = {}
         table = uc.table
-        for a in range(1, 11):
-            for b in range(a, 11):
-                h2 = table.of((a, b))
-                if (table.hc[h2] > uc.base).any():
-                    continue
-                for i, variant in enumerate(_variants((a, b), self.terms)):
-                    values[(a, b, i)] = uc.two_card(
-                        uc.base, h2, cont, d_all, variant, split_hand=False, want_double=True, pay=pay
-                    )
-        return values
+        jobs = [
+            ((a, b, i), table.of((a, b)), variant)
+            for a in range(1, 11)
+            for b in range(a, 11)
+            if not (table.hc[table.of((a, b))] > uc.base).any()
+            for i, variant in enumerate(_variants((a, b), self.terms))
+        ]
+        rows = uc.two_card_many(
+            (uc.base, 0, 0), [(h, variant) for _, h, variant in jobs], cont, split_hand=False, pay=pay
+        )
+        return {key: (float(s), float(hit), float(dbl)) for (key, _, _), (s, hit, dbl) in zip(jobs, rows, strict=True)}
 
     def _may_double_split(self, pair: int, other: int) -> bool:
         t = self.terms
@@ -578,7 +666,7 @@ class Analyser:
     def cd_plan(self, uc: _UpCard) -> tuple[_Plan, dict[tuple[int, int, int], tuple[float, float, float]]]:
         """The composition-dependent plan: the best decision for each composition, reused after splits."""
         plan = _Plan(uc.dec, uc.best)
-        values = self._two_card_values(uc, uc.best, uc.d_all)
+        values = self._two_card_values(uc, uc.best)
         for (a, b, i), (s, hit, dbl) in values.items():
             for pair, other in ((a, b), (b, a)):
                 options = {k.D_STAND: s, k.D_HIT: hit}
@@ -588,9 +676,10 @@ class Analyser:
         return plan, values
 
     def chart_plan(
-        self, uc: _UpCard, chart: Chart
+        self, uc: _UpCard, chart: Chart, *, full: bool = False
     ) -> tuple[_Plan, dict[tuple[int, int, int], tuple[float, float, float]]]:
-        """The plan of a total-dependent chart, and the values of the first two cards played by it."""
+        """The plan of a total-dependent chart, and the values of the first two cards played by it; with
+        ``full``, what standing, hitting and claiming would give every hand too (the chart optimiser's)."""
         table = uc.table
         up = uc.up
         dec = np.full(len(table.hc), -1, np.int8)
@@ -604,14 +693,14 @@ class Analyser:
             elif total >= 21:
                 dec[h] = k.D_STAND
             else:
-                code = int((chart.soft if soft else chart.hard)[total, up])
+                code = chart.play_code(total, soft, int(table.ncards[h]), up)
                 dec[h] = k.D_HIT if code in (HIT, DOUBLE_HIT) else k.D_STAND
-        reach = np.ones(len(table.hc), np.bool_)
-        cont = k.fixed_pass(
-            uc.base, table.hc, table.hard, table.ace, table.ncards, table.child, table.order_desc, *uc.seq,
-            uc.x, uc.peek, dec, reach, -1.0, -1.0, EV.pay,
-        )  # fmt: skip
+        everything = np.ones(len(table.hc), np.bool_)
+        cont, stand, hit, claim = uc.context(
+            (uc.base, 0, 0), EV, (-1.0, -1.0), dec=dec, mask=everything, want=everything if full else None
+        )
         plan = _Plan(dec, cont)
+        plan.stand, plan.hit, plan.claim = stand, hit, claim
         for pair in range(1, 11):
             for other in range(1, 11):
                 for i in range(2):
@@ -624,7 +713,7 @@ class Analyser:
                         can_claim=False,
                     )
                     plan.roots[(pair, other, i)] = {"stand": k.D_STAND, "hit": k.D_HIT, "double": k.D_DOUBLE}[answer]
-        return plan, self._two_card_values(uc, cont, uc.d_all)
+        return plan, self._two_card_values(uc, cont)
 
     # -- the round -------------------------------------------------------------------------------------------------
 
@@ -663,11 +752,8 @@ class Analyser:
             per_pay: list[dict[tuple[int, int, int], float]] = []
             for pay in (WIN, LOSS):
                 stand_b, _, bust_b, _ = uc.normal_b(pay)
-                cont = k.fixed_pass(
-                    base, table.hc, table.hard, table.ace, table.ncards, table.child, table.order_desc, *uc.seq,
-                    uc.x, uc.peek, plan.dec, everything, stand_b, bust_b, pay.pay,
-                )  # fmt: skip
-                values = self._two_card_values(uc, cont, uc.d_all, pay)
+                cont, _, _, _ = uc.context((base, 0, 0), pay, (stand_b, bust_b), dec=plan.dec, mask=everything)
+                values = self._two_card_values(uc, cont, pay)
                 chosen: dict[tuple[int, int, int], float] = {}
                 for (a, b), cases in result.cases.items():
                     for i, (_, _, _, choice) in enumerate(cases):
@@ -701,7 +787,7 @@ class Analyser:
         shoe[pair - 1] -= 2
         q = uc.q(shoe)
         counts = self._hand_counts(pair, shoe, pair_cards)
-        dealer = k.dealer_dist(shoe, *uc.seq)
+        dealer = k.dealer_dist(shoe, uc.seq)
         noted = dealer[:6] / dealer[:6].sum()  # the dealer's outcome, given no blackjack
         by_outcome = [
             [self.split_value(uc, pair, plan, _split_hand_pay(*counts, outcome), pair_cards) for counts in _ONE_HOT]
