@@ -38,12 +38,14 @@ are exact but for split rounds, whose hands are taken as independent once the de
 
 from __future__ import annotations
 
+import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
 from math import comb
-from typing import Literal
+from typing import Literal, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -55,6 +57,10 @@ from croupier.blackjack.rules import BlackjackRules, BustedStakes, DealerSoft17,
 from croupier.errors import InvalidRules
 
 Strategy = Literal["cd", "td"]
+T = TypeVar("T")
+
+THREADS = min(4, os.cpu_count() or 1)
+"""Threads that share the up cards of an analysis (results are the same for any number)."""
 
 
 @dataclass(frozen=True)
@@ -682,19 +688,18 @@ class Analyser:
         ``full``, what standing, hitting and claiming would give every hand too (the chart optimiser's)."""
         table = uc.table
         up = uc.up
-        dec = np.full(len(table.hc), -1, np.int8)
-        for h in range(len(table.hc)):
-            if table.ncards[h] < 3:
-                continue
-            total = int(k.hand_total(int(table.hard[h]), bool(table.ace[h])))
-            soft = bool(table.ace[h]) and int(table.hard[h]) <= 11
-            if uc.claim_ok and table.ncards[h] == 5 and total <= chart.five_card[up]:
-                dec[h] = k.D_CLAIM
-            elif total >= 21:
-                dec[h] = k.D_STAND
-            else:
-                code = chart.play_code(total, soft, int(table.ncards[h]), up)
-                dec[h] = k.D_HIT if code in (HIT, DOUBLE_HIT) else k.D_STAND
+        soft = table.ace & (table.hard <= 11)
+        total = np.where(soft, table.hard + 10, table.hard)
+        hard_col, soft_col = (
+            (chart.hard_multi[:, up], chart.soft_multi[:, up])
+            if chart.hard_multi is not None and chart.soft_multi is not None
+            else (chart.hard[:, up], chart.soft[:, up])
+        )
+        code = np.where(soft, soft_col[np.minimum(total, 21)], hard_col[np.minimum(total, 21)])
+        dec = np.where(np.isin(code, (HIT, DOUBLE_HIT)) & (total < 21), k.D_HIT, k.D_STAND).astype(np.int8)
+        if uc.claim_ok:
+            dec[(table.ncards == 5) & (total <= chart.five_card[up])] = k.D_CLAIM
+        dec[table.ncards < 3] = -1
         everything = np.ones(len(table.hc), np.bool_)
         cont, stand, hit, claim = uc.context(
             (uc.base, 0, 0), EV, (-1.0, -1.0), dec=dec, mask=everything, want=everything if full else None
@@ -723,16 +728,25 @@ class Analyser:
         total_cards = sum(self.shoe)
         by_up = []
         ev = 0.0
-        for up in range(1, 11):
+        ups = [up for up in range(1, 11) if self.shoe[up - 1] > 0]
+        for up, result in zip(ups, self.per_up_card(lambda up: self.up_card(up, chart), ups), strict=True):
             n_up = self.shoe[up - 1]
-            if n_up == 0:
-                continue
-            result = self.up_card(up, chart)
             result.probability = n_up / total_cards
             by_up.append(result)
             ev += result.probability * result.ev
         strategy: Strategy = "cd" if chart is None else "td"
         return Analysis(self.rules, self.shoe, strategy, ev, by_up, time.perf_counter() - started, chart)
+
+    def per_up_card(self, work: Callable[[int], T], ups: Sequence[int]) -> list[T]:
+        """``work`` for each up card, the up cards shared among :data:`THREADS` threads (the kernels run without
+        the GIL; each up card's state is its own), the results in the order of ``ups``."""
+        _hand_table()
+        for up in ups:
+            _dealer_sequences(up, self.terms.soft17)
+        if THREADS < 2 or len(ups) < 2:
+            return [work(up) for up in ups]
+        with ThreadPoolExecutor(max_workers=THREADS) as pool:
+            return list(pool.map(work, ups))
 
     def results(self, analysis: Analysis) -> dict[str, float]:
         """The chance that the box wins, pushes or loses a round played as ``analysis`` played it, as the

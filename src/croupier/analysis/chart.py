@@ -51,6 +51,9 @@ class Chart:
     * ``five_card[up]``: claim the five-card payment (BJ 19) on a five-card hand whose total is at most this
       (0: never).
     * ``even_money[up]``: take even money with a blackjack against ``up`` (1 or 10) when offered (BJ 10.3).
+    * ``hard_multi[t, up]``, ``soft_multi[t, up]`` (the second kind of chart, :attr:`by_cards`): :data:`STAND`
+      or :data:`HIT` for hands of three or more cards, which then no longer read ``hard`` and ``soft``
+      (``None``: one entry per total for every hand).
     """
 
     hard: Table = field(default_factory=lambda: np.zeros((22, 11), np.int8))
@@ -61,6 +64,13 @@ class Chart:
     surrender_pair: Flags = field(default_factory=lambda: np.zeros((11, 11), np.bool_))
     five_card: Table = field(default_factory=lambda: np.zeros(11, np.int8))
     even_money: Flags = field(default_factory=lambda: np.zeros(11, np.bool_))
+    hard_multi: Table | None = None
+    soft_multi: Table | None = None
+
+    @property
+    def by_cards(self) -> bool:
+        """Whether hands of three or more cards have entries of their own (``hard_multi``, ``soft_multi``)."""
+        return self.hard_multi is not None
 
     def __post_init__(self) -> None:
         shapes = {
@@ -79,6 +89,22 @@ class Chart:
                 raise InvalidRules([f"chart table {name} must be an array of shape {shape}"])
         if not np.isin(self.hard, list(CODES)).all() or not np.isin(self.soft, list(CODES)).all():
             raise InvalidRules([f"chart play codes must be among {sorted(CODES)}"])
+        if (self.hard_multi is None) != (self.soft_multi is None):
+            raise InvalidRules(["chart tables hard_multi and soft_multi come together or not at all"])
+        for name in ("hard_multi", "soft_multi"):
+            value = getattr(self, name)
+            if value is None:
+                continue
+            if not isinstance(value, np.ndarray) or value.shape != (22, 11):
+                raise InvalidRules([f"chart table {name} must be an array of shape (22, 11)"])
+            if not np.isin(value, [STAND, HIT]).all():
+                raise InvalidRules([f"chart table {name} holds stand ({STAND}) or hit ({HIT}) only (BJ 17.1)"])
+
+    def play_code(self, total: int, soft: bool, cards: int, up: int) -> int:
+        """The play code for a hand of ``cards`` cards and ``total`` (soft or not) against ``up``."""
+        if cards >= 3 and self.hard_multi is not None and self.soft_multi is not None:
+            return int((self.soft_multi if soft else self.hard_multi)[total, up])
+        return int((self.soft if soft else self.hard)[total, up])
 
     def decide(
         self,
@@ -106,7 +132,7 @@ class Chart:
                 return "surrender"
         if can_split and len(cards) == 2 and cards[0] == cards[1] and self.split[cards[0], up]:
             return "split"
-        code = int((self.soft if soft else self.hard)[total, up])
+        code = self.play_code(total, soft, len(cards), up)
         if code in (DOUBLE_HIT, DOUBLE_STAND):
             if can_double:
                 return "double"
