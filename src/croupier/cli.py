@@ -451,6 +451,22 @@ DecksOpt = Annotated[int | None, typer.Option("--decks", help="Override the rule
 StrategyOpt = Annotated[
     str, typer.Option("--strategy", help="cd: composition-dependent; td: the basic-strategy chart for the shoe.")
 ]
+ChartOpt = Annotated[
+    str,
+    typer.Option(
+        "--chart",
+        help="The chart's kind: total (one entry per total, the printable chart) or cards (hands of three or "
+        "more cards have entries of their own).",
+    ),
+]
+
+
+def _chart_kind(kind: str) -> Any:
+    from croupier.analysis.basic_strategy import KINDS
+
+    if kind not in KINDS:
+        raise _fail(InvalidRules([f"--chart {kind!r} must be one of {', '.join(KINDS)}"]))
+    return kind
 
 
 @app.command()
@@ -461,6 +477,7 @@ def edge(
     preset: PresetOpt = None,
     decks: DecksOpt = None,
     strategy: StrategyOpt = "cd",
+    chart: ChartOpt = "total",
     side_bets: Annotated[bool, typer.Option("--side-bets", help="Add every side bet's exact edge.")] = False,
     effects: Annotated[
         bool, typer.Option("--effects", help="Add the change in edge from flipping each option.")
@@ -474,18 +491,20 @@ def edge(
     """Blackjack's exact house edge (combinatorial analysis) for a rules file or preset, per unit of the initial bet."""
     table_rules = _blackjack_rules(name, preset, rules, decks)
     try:
-        from croupier.analysis.blackjack_math import edge_report, rule_effects
+        from croupier.analysis.blackjack_math import edge_report
     except ModuleNotFoundError as exc:
         raise _fail(ValueError(f"croupier edge needs the math extra ({exc.name} is missing)")) from None
+    kind = _chart_kind(chart)
     try:
         counts = _shoe_counts(shoe) if shoe is not None else None
-        report = edge_report(table_rules, strategy, side_bets=side_bets, shoe=counts)  # type: ignore[arg-type]
-        if effects:
-            report["rule_effects"] = [
-                {"option": e.option, "from": e.before, "to": e.after, "rule": e.rule,
-                 "house_edge_pct": e.house_edge * 100, "change_pct": e.change * 100}
-                for e in rule_effects(table_rules)
-            ]  # fmt: skip
+        report = edge_report(
+            table_rules,
+            strategy,  # type: ignore[arg-type]
+            side_bets=side_bets,
+            effects=effects,
+            shoe=counts,
+            kind=kind,
+        )
     except CroupierError as exc:
         raise _fail(exc) from None
     if as_json:
@@ -500,9 +519,11 @@ def edge(
 @app.command()
 def strategy(
     name: GameArg,
+    *,
     rules: RulesOpt = None,
     preset: PresetOpt = None,
     decks: DecksOpt = None,
+    chart: ChartOpt = "total",
     png: Annotated[Path | None, typer.Option("--png", help="Also draw the chart as a coloured PNG image.")] = None,
 ) -> None:
     """The blackjack basic-strategy chart optimised for the rules' shoe, with its exact expected value."""
@@ -514,16 +535,18 @@ def strategy(
         raise _fail(ValueError(f"croupier strategy needs the math extra ({exc.name} is missing)")) from None
     if png is not None and not png.parent.is_dir():
         raise _fail(ValueError(f"cannot write {png}: the folder {png.parent} does not exist"))
+    kind = _chart_kind(chart)
     try:
-        analysis, chart, _ = analyse_main_bet(table_rules, "td")
+        analysis, found, _ = analyse_main_bet(table_rules, "td", kind=kind)
     except CroupierError as exc:
         raise _fail(exc) from None
-    assert chart is not None
-    title = f"Basic strategy, {table_rules.decks} decks: house edge {analysis.house_edge * 100:.4f}%"
-    console.print(chart_text(chart, table_rules, title=title))
+    assert found is not None
+    what = "Basic strategy" if kind == "total" else "Basic strategy by cards"
+    title = f"{what}, {table_rules.decks} decks: house edge {analysis.house_edge * 100:.4f}%"
+    console.print(chart_text(found, table_rules, title=title))
     if png is not None:
         try:
-            chart_png(chart, png, title, rules=table_rules)
+            chart_png(found, png, title, rules=table_rules)
         except OSError as exc:
             raise _fail(ValueError(f"cannot write {png}: {exc.strerror}")) from None
         console.print(f"Chart drawn to {escape(str(png))}", highlight=False)

@@ -18,7 +18,7 @@ Arguments come in bundles (tuples numba compiles as one argument each):
 
 * ``tab``: the hand table ``(hc, hard, ace, ncards, child, order_desc, order_asc)``
   (:attr:`croupier.analysis.ca.HandTable.arrays`);
-* ``seq``: the dealer's sequences ``(coef, len, out, start, v, m)`` after the up card;
+* ``seq``: the dealer's sequences ``(coef, len, out, start, v, m, most)`` after the up card;
 * ``shoe``: ``(base, extra_v, extra_n)``, the shoe the hands draw from, which is the up card's shoe less
   ``extra_n`` cards of index ``extra_v`` (split hands: the other split card and any further pair cards);
 * ``dealer``: ``(d_all, cache)``, the dealer's outcomes for every hand drawn from the up card's shoe and a memo
@@ -52,30 +52,31 @@ D_DOUBLE = 3
 
 @njit
 def dealer_dist(r: Any, seq: Any) -> Any:
-    """Joint probabilities of the dealer's outcomes (17-21, bust, blackjack) drawing from composition ``r``."""
-    seq_coef, seq_len, seq_out, seq_start, seq_v, seq_m = seq
+    """Joint probabilities of the dealer's outcomes (17-21, bust, blackjack) drawing from composition ``r``:
+    each sequence's legal orders times falling factorials of the counts it takes, summed by outcome and length
+    before dividing by the falling factorial of the shoe's size."""
+    seq_coef, seq_len, seq_out, seq_start, seq_v, seq_m, most = seq
     total = 0
     for v in range(10):
         total += r[v]
     ff = np.ones((10, 23))
     for v in range(10):
-        for m in range(1, 23):
+        for m in range(1, most[v] + 1):
             ff[v, m] = ff[v, m - 1] * (r[v] - m + 1) if r[v] - m + 1 > 0 else 0.0
-    ft = np.ones(23)
-    for n in range(1, 23):
-        ft[n] = ft[n - 1] * (total - n + 1) if total - n + 1 > 0 else 0.0
-    out = np.zeros(7)
+    acc = np.zeros((7, 23))
     for k in range(seq_coef.shape[0]):
-        n = seq_len[k]
-        if ft[n] == 0.0:
-            continue
         p = seq_coef[k]
         for i in range(seq_start[k], seq_start[k + 1]):
             p *= ff[seq_v[i], seq_m[i]]
-            if p == 0.0:
-                break
-        if p != 0.0:
-            out[seq_out[k]] += p / ft[n]
+        acc[seq_out[k], seq_len[k]] += p
+    out = np.zeros(7)
+    ft = 1.0
+    for n in range(1, 23):
+        ft *= total - n + 1 if total - n + 1 > 0 else 0.0
+        if ft == 0.0:
+            break
+        for o in range(7):
+            out[o] += acc[o, n] / ft
     return out
 
 

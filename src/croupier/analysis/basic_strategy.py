@@ -480,7 +480,22 @@ def basic_strategy(
     if kind not in KINDS:
         raise InvalidRules([f"chart kind must be one of {', '.join(KINDS)}, not {kind!r}"])
     an = analyser if analyser is not None else Analyser(rules, shoe)
-    return ascend(an, _cd_start(an, kind))
+    return _tidy(an, ascend(an, _cd_start(an, kind)))
+
+
+def _tidy(an: Analyser, chart: Chart) -> Chart:
+    """Clear the cells the rules never read (surrender where it is not offered, the five-card claim without the
+    payment or against an ace, even money where it is not offered): they change nothing, and a printed chart
+    should not show them."""
+    t = an.terms
+    for up in range(1, 11):
+        if not t.surrender or up == 1:
+            chart.surrender_hard[:, up] = chart.surrender_soft[:, up] = chart.surrender_pair[:, up] = False
+        if not (t.five_card and up != 1):
+            chart.five_card[up] = 0
+        if not (up == 1 or (up == 10 and t.even_money_ten)):
+            chart.even_money[up] = False
+    return chart
 
 
 __all__ = ["KINDS", "TOLERANCE", "ChartKind", "apply", "ascend", "basic_strategy", "column_gains", "textbook_chart"]

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from types import MappingProxyType
 from typing import Any
 
-from croupier.analysis.basic_strategy import basic_strategy
+from croupier.analysis.basic_strategy import ChartKind, basic_strategy
 from croupier.analysis.ca import Analyser, Analysis, Strategy
 from croupier.analysis.chart import Chart
 from croupier.analysis.first_two_cards import first_two_card_side_bets
@@ -30,12 +31,13 @@ from croupier.blackjack.rules import (
     SplitPairBy,
 )
 from croupier.errors import CroupierError, InvalidRules
+from croupier.rulesdoc import option_specs
 
 
 def analyse_main_bet(
-    rules: BlackjackRules, strategy: Strategy = "cd", shoe: Sequence[int] | None = None
+    rules: BlackjackRules, strategy: Strategy = "cd", shoe: Sequence[int] | None = None, kind: ChartKind = "total"
 ) -> tuple[Analysis, Chart | None, Analyser]:
-    """The main bet's exact analysis, composition-dependent or by the total-dependent chart for the shoe."""
+    """The main bet's exact analysis, composition-dependent or by the optimal chart of ``kind`` for the shoe."""
     if strategy not in ("cd", "td"):
         raise InvalidRules(
             [f"strategy must be 'cd' (composition-dependent) or 'td' (basic strategy), not {strategy!r}"]
@@ -44,7 +46,7 @@ def analyse_main_bet(
     if strategy == "cd":
         return analyser.analyse(), None, analyser
     started = time.perf_counter()
-    chart = basic_strategy(rules, shoe, analyser=analyser)
+    chart = basic_strategy(rules, shoe, analyser=analyser, kind=kind)
     analysis = analyser.analyse(chart)
     analysis.seconds = time.perf_counter() - started
     return analysis, chart, analyser
@@ -66,7 +68,9 @@ def _edge(odds: BetOdds | Fraction, exact: bool = True) -> dict[str, Any]:
     return {"house_edge": str(edge) if exact else repr(float(edge)), "house_edge_pct": float(edge) * 100}
 
 
-def side_bet_figures(rules: BlackjackRules, analysis: Analysis, analyser: Analyser) -> dict[str, dict[str, Any]]:
+def side_bet_figures(
+    rules: BlackjackRules, analysis: Analysis, analyser: Analyser, results: dict[str, float] | None = None
+) -> dict[str, dict[str, Any]]:
     """The house edge of every side bet for the rules' paytables, with the main bet played as ``analysis``
     plays it: exact fractions, except the streak bets, whose per-round result chances come from the analysis
     (exact for rounds without a split; see :meth:`Analyser.results`) and assume independent rounds."""
@@ -86,7 +90,7 @@ def side_bet_figures(rules: BlackjackRules, analysis: Analysis, analyser: Analys
         "under_13": {**_edge(firsts["under_13"]), "rule": firsts["under_13"].rule},
         "sevens": {**_edge(sevens_odds(rules, lambda up: play(7, up))), "rule": "BJ 13.2, BJ 14.2"},
     }
-    results = analyser.results(analysis)
+    results = analyser.results(analysis) if results is None else results
     for level, odds in zip(range(2, 6), streak_odds(rules, results["win"], results["push"]), strict=True):
         out[f"streak_{level}"] = {**_edge(odds.house_edge, exact=False), "rule": odds.rule}
     return out
@@ -97,15 +101,22 @@ def edge_report(
     strategy: Strategy = "cd",
     *,
     side_bets: bool = False,
+    effects: bool = False,
     shoe: Sequence[int] | None = None,
+    kind: ChartKind = "total",
 ) -> dict[str, Any]:
-    """What ``croupier edge blackjack --json`` prints (``shoe``: card counts instead of ``rules.decks`` decks)."""
-    analysis, chart, analyser = analyse_main_bet(rules, strategy, shoe)
+    """What ``croupier edge blackjack --json`` prints (``shoe``: card counts instead of ``rules.decks`` decks;
+    ``kind``: the chart's kind under ``td``). ``seconds`` is the time of all the work asked for."""
+    started = time.perf_counter()
+    if side_bets and shoe is not None:
+        raise InvalidRules(["the side bets are computed for the rules' decks; leave out --shoe with --side-bets"])
+    analysis, chart, analyser = analyse_main_bet(rules, strategy, shoe, kind)
     report: dict[str, Any] = {
         "game": "blackjack",
         "ev": analysis.ev,
         "house_edge_pct": analysis.house_edge * 100,
         "strategy": strategy,
+        **({"chart": kind} if strategy == "td" else {}),
         "decks": rules.decks if shoe is None else sum(shoe) / 52,
         "shoe": list(analysis.composition),
         "seconds": round(analysis.seconds, 4),
@@ -123,10 +134,16 @@ def edge_report(
     }
     del chart
     if side_bets:
-        if shoe is not None:
-            raise InvalidRules(["the side bets are computed for the rules' decks; leave out --shoe with --side-bets"])
-        report["side_bets"] = side_bet_figures(rules, analysis, analyser)
         report["streak_results"] = analyser.results(analysis)
+        report["side_bets"] = side_bet_figures(rules, analysis, analyser, report["streak_results"])
+    if effects:
+        base = analysis if strategy == "cd" and shoe is None else None
+        report["rule_effects"] = [
+            {"option": e.option, "from": e.before, "to": e.after, "rule": e.rule,
+             "house_edge_pct": e.house_edge * 100, "change_pct": e.change * 100}
+            for e in rule_effects(rules, base)
+        ]  # fmt: skip
+    report["seconds"] = round(time.perf_counter() - started, 4)
     return report
 
 
@@ -145,22 +162,36 @@ class RuleEffect:
     change: float
 
 
-FLIPS: tuple[tuple[str, str, Callable[[BlackjackRules], list[Any]]], ...] = (
-    ("decks", "BJ 1", lambda r: [n for n in (1, 2, 4, 6, 8) if n != r.decks]),
-    ("procedure", "BJ 5.2", lambda r: [p for p in (1, 3) if p != r.procedure]),
-    ("dealer_soft_17", "BJ 6", lambda r: [s for s in DealerSoft17 if s is not r.dealer_soft_17]),
-    ("double_on", "BJ 17.1", lambda r: [d for d in DoubleOn if d is not r.double_on]),
-    ("double_after_split", "BJ 17.1", lambda r: [not r.double_after_split]),
-    ("max_split_hands", "BJ 16.1", lambda r: [n for n in (2, 3, 4, 5) if n != r.split_hands_limit]),
-    ("resplit_aces", "BJ 16.3", lambda r: [not r.resplit_aces]),
-    ("surrender", "BJ 18", lambda r: [not r.surrender]),
-    ("five_card_payment", "BJ 19", lambda r: [not r.five_card_payment]),
-    ("special_bonus", "BJ 15", lambda r: [not r.special_bonus]),
-    ("lose_original_only_on_double", "BJ 10.7", lambda r: [not r.lose_original_only_on_double]),
-    ("busted_stakes_on_dealer_blackjack", "BJ 10.7",
-     lambda r: [b for b in BustedStakes if b is not r.busted_stakes_on_dealer_blackjack]),
-    ("split_pair_by", "BJ 16", lambda r: [s for s in SplitPairBy if s is not r.split_pair_by]),
-)  # fmt: skip
+Flip = tuple[str, str, Callable[[BlackjackRules], list[Any]]]
+"""An option, its rule id and the values it is flipped to from a rules object."""
+
+RULE_OF: Mapping[str, str] = MappingProxyType({spec.name: spec.rule for spec in option_specs(BlackjackRules)})
+"""Each option's rule id, as its own spec in :class:`BlackjackRules` cites it."""
+
+
+def _flip(option: str, alternatives: Callable[[BlackjackRules], list[Any]]) -> Flip:
+    """A flip of ``option``, citing the rule id of the option's spec (never typed again here)."""
+    return option, RULE_OF[option], alternatives
+
+
+FLIPS: tuple[Flip, ...] = (
+    _flip("decks", lambda r: [n for n in (1, 2, 4, 6, 8) if n != r.decks]),
+    _flip("procedure", lambda r: [p for p in (1, 3) if p != r.procedure]),
+    _flip("dealer_soft_17", lambda r: [s for s in DealerSoft17 if s is not r.dealer_soft_17]),
+    _flip("double_on", lambda r: [d for d in DoubleOn if d is not r.double_on]),
+    _flip("double_after_split", lambda r: [not r.double_after_split]),
+    _flip("max_split_hands", lambda r: [n for n in (2, 3, 4, 5) if n != r.split_hands_limit]),
+    _flip("resplit_aces", lambda r: [not r.resplit_aces]),
+    _flip("surrender", lambda r: [not r.surrender]),
+    _flip("five_card_payment", lambda r: [not r.five_card_payment]),
+    _flip("special_bonus", lambda r: [not r.special_bonus]),
+    _flip("lose_original_only_on_double", lambda r: [not r.lose_original_only_on_double]),
+    _flip(
+        "busted_stakes_on_dealer_blackjack",
+        lambda r: [b for b in BustedStakes if b is not r.busted_stakes_on_dealer_blackjack],
+    ),
+    _flip("split_pair_by", lambda r: [s for s in SplitPairBy if s is not r.split_pair_by]),
+)
 """The options that move the main bet's edge, and the values each is flipped to."""
 
 

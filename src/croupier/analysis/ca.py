@@ -198,8 +198,8 @@ def _hand_table() -> HandTable:
 
 
 Sequences = tuple[
-    npt.NDArray[np.float64], IntArray, IntArray, IntArray, IntArray, IntArray
-]  # coef, len, out, start, v, m
+    npt.NDArray[np.float64], IntArray, IntArray, IntArray, IntArray, IntArray, IntArray
+]  # coef, len, out, start, v, m, most (the most cards of each value a sequence takes)
 
 
 @lru_cache(maxsize=64)
@@ -247,7 +247,10 @@ def _dealer_sequences(up: int, rule: DealerSoft17) -> Sequences:
                 vs.append(v)
                 ms.append(m)
         start.append(len(vs))
-    return coef, length, out, np.array(start, np.int64), np.array(vs, np.int64), np.array(ms, np.int64)
+    most = np.zeros(10, np.int64)
+    for v, m in zip(vs, ms, strict=True):
+        most[v] = max(most[v], m)
+    return coef, length, out, np.array(start, np.int64), np.array(vs, np.int64), np.array(ms, np.int64), most
 
 
 def _draws_on_soft_17(soft: bool, drawn: int, up: int, key: tuple[int, ...], rule: DealerSoft17) -> bool:
@@ -412,6 +415,7 @@ class _UpCard:
         """:func:`~croupier.analysis._ca_kernels.context_pass` against this up card: (value, stand, hit,
         claim) of every hand of three or more cards in ``mask`` (stand, hit and claim only for ``want``)."""
         want = self.nothing if want is None else want
+        ends = (float(ends[0]), float(ends[1]))  # one compiled signature
         out = k.context_pass(self.tab, self.seq, shoe, self.dealer, (self.x, self.peek, pay.pay), ends, dec, mask, want)
         self.fit()
         return out  # type: ignore[no-any-return]
@@ -438,7 +442,7 @@ class _UpCard:
     ) -> tuple[float, float, float]:
         """(stand, hit, double) of the two-card hand ``h`` drawn from ``shoe`` (the kernels' bundle: the up
         card's shoe less ``extra_n`` cards of index ``extra_v``)."""
-        stakes = (pay.split_b,) * 4 if split_hand else self.normal_b(pay)
+        stakes = _floats((pay.split_b,) * 4 if split_hand else self.normal_b(pay))
         _, bonus_v, share = variant
         s, hit, dbl = k.two_card_values(
             self.tab, self.seq, shoe, self.dealer, (self.x, self.peek, pay.pay), stakes, h, cont, (bonus_v, share),
@@ -458,7 +462,7 @@ class _UpCard:
     ) -> npt.NDArray[np.float64]:
         """:meth:`two_card` (doubling valued) of each (hand, variant) of ``hands`` in one call: rows of (stand,
         hit, double)."""
-        stakes = (pay.split_b,) * 4 if split_hand else self.normal_b(pay)
+        stakes = _floats((pay.split_b,) * 4 if split_hand else self.normal_b(pay))
         index = np.array([h for h, _ in hands], np.int64)
         bonus_v = np.array([variant[1] for _, variant in hands], np.int64)
         share = np.array([variant[2] for _, variant in hands], np.float64)
@@ -468,6 +472,12 @@ class _UpCard:
         )  # fmt: skip
         self.fit()
         return np.asarray(rows)
+
+
+def _floats(values: Sequence[float]) -> tuple[float, float, float, float]:
+    """Four stakes as floats, so that the kernels compile once."""
+    a, b, c, d = (float(v) for v in values)
+    return a, b, c, d
 
 
 def _falling(n: float, m: int) -> float:
@@ -755,40 +765,45 @@ class Analyser:
         won than lost) is taken from two hands with the split hands' exact chances of each result against each
         dealer outcome, independent once the dealer's outcome is known — the one approximation, checked by
         simulation (:mod:`croupier.analysis.simulate`)."""
-        table = _hand_table()
-        everything = np.ones(len(table.hc), np.bool_)
-        win = loss = 0.0
-        for result in analysis.by_up:
-            uc = self.up(result.up)
-            plan, _ = self.cd_plan(uc) if analysis.chart is None else self.chart_plan(uc, analysis.chart)
-            base = uc.base
-            left = int(base.sum())
-            per_pay: list[dict[tuple[int, int, int], float]] = []
-            for pay in (WIN, LOSS):
-                stand_b, _, bust_b, _ = uc.normal_b(pay)
-                cont, _, _, _ = uc.context((base, 0, 0), pay, (stand_b, bust_b), dec=plan.dec, mask=everything)
-                values = self._two_card_values(uc, cont, pay)
-                chosen: dict[tuple[int, int, int], float] = {}
-                for (a, b), cases in result.cases.items():
-                    for i, (_, _, _, choice) in enumerate(cases):
-                        if choice != "split":
-                            options = self.first_options(
-                                uc, plan, values, (a, b), splits={}, pay=pay, allow_split=False
-                            )
-                            chosen[(a, b, i)] = options[choice]
-                per_pay.append(chosen)
-            for (a, b), cases in result.cases.items():
-                ways = base[a - 1] * (base[a - 1] - 1) if a == b else 2 * base[a - 1] * base[b - 1]
-                prob = result.probability * ways / (left * (left - 1))
-                for i, (weight, _, pair_cards, choice) in enumerate(cases):
-                    if choice == "split":
-                        box_win, box_loss = self._split_result(uc, a, plan, pair_cards)
-                        win += prob * weight * box_win
-                        loss += prob * weight * box_loss
-                    else:
-                        win += prob * weight * per_pay[0][(a, b, i)]
-                        loss += prob * weight * per_pay[1][(a, b, i)]
+        ups = [result.up for result in analysis.by_up]
+        by_up = {result.up: result for result in analysis.by_up}
+        parts = self.per_up_card(lambda up: self._up_card_results(by_up[up], analysis.chart), ups)
+        win = sum(part[0] for part in parts)
+        loss = sum(part[1] for part in parts)
         return {"win": float(win), "push": float(1 - win - loss), "loss": float(loss)}
+
+    def _up_card_results(self, result: UpCardResult, chart: Chart | None) -> tuple[float, float]:
+        """The chance that the box wins and loses, against one up card (weighted by its chance)."""
+        everything = np.ones(len(_hand_table().hc), np.bool_)
+        win = loss = 0.0
+        uc = self.up(result.up)
+        plan, _ = self.cd_plan(uc) if chart is None else self.chart_plan(uc, chart)
+        base = uc.base
+        left = int(base.sum())
+        per_pay: list[dict[tuple[int, int, int], float]] = []
+        for pay in (WIN, LOSS):
+            stand_b, _, bust_b, _ = uc.normal_b(pay)
+            cont, _, _, _ = uc.context((base, 0, 0), pay, (stand_b, bust_b), dec=plan.dec, mask=everything)
+            values = self._two_card_values(uc, cont, pay)
+            chosen: dict[tuple[int, int, int], float] = {}
+            for (a, b), cases in result.cases.items():
+                for i, (_, _, _, choice) in enumerate(cases):
+                    if choice != "split":
+                        options = self.first_options(uc, plan, values, (a, b), splits={}, pay=pay, allow_split=False)
+                        chosen[(a, b, i)] = options[choice]
+            per_pay.append(chosen)
+        for (a, b), cases in result.cases.items():
+            ways = base[a - 1] * (base[a - 1] - 1) if a == b else 2 * base[a - 1] * base[b - 1]
+            prob = result.probability * ways / (left * (left - 1))
+            for i, (weight, _, pair_cards, choice) in enumerate(cases):
+                if choice == "split":
+                    box_win, box_loss = self._split_result(uc, a, plan, pair_cards)
+                    win += prob * weight * box_win
+                    loss += prob * weight * box_loss
+                else:
+                    win += prob * weight * per_pay[0][(a, b, i)]
+                    loss += prob * weight * per_pay[1][(a, b, i)]
+        return win, loss
 
     def _split_result(
         self, uc: _UpCard, pair: int, plan: _Plan, pair_cards: float | None = None
