@@ -1,76 +1,93 @@
-"""Benchmark and full-precision figures of blackjack's exact combinatorial analysis (issue 4).
+"""Benchmark of blackjack's exact analysis from the command line (issue 16, item 2), against the previous release.
 
-Prints, on one core (CPU time, ``time.process_time``, best of three after a warm-up that loads numba's cache):
+Each figure is the wall-clock time of one ``croupier`` command, start-up included (numba's on-disk cache warm:
+every command runs once untimed first). The same command of the previous release (:data:`PREVIOUS`, checked
+out into a temporary git worktree and run on the same interpreter) runs in turn with it, so each ratio
+compares the two on the machine as it is at that moment; the median and the spread of ``--repeat`` turns are
+printed. The aims are the issue's, for a quiet machine.
 
-* the composition-dependent EV of the 8-deck statutory game and of the 6-deck usual Macau game — the issue's
-  aim is at most 2 seconds for 8 decks;
-* the basic-strategy chart optimised and valued exactly;
-* the full PAR sheet (``croupier par blackjack``; aim: under a minute);
-* the published house edges the CA must reproduce (0.16%, 0.09%, ≈0.40%), to full precision;
-* a baseline in the same process: the first-decision values of every two-card hand against one up card from a
-  one-deck shoe, by the pure-Python analyser (:mod:`croupier.analysis.hand_ev`) and by the numba kernels; the
-  ratio is the figure to compare across machines.
+Then the published house edges the analysis must reproduce, to full precision, and the optimal chart's edges.
 
-Run: ``make bench`` (or ``.venv/bin/python bench/bench_ca.py``).
+Run: ``.venv/bin/python bench/bench_ca.py [--repeat 3] [--no-par]`` from a git checkout (the previous release
+comes from its history).
 """
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
-from tempfile import TemporaryDirectory
 
 from croupier.analysis.basic_strategy import basic_strategy
 from croupier.analysis.ca import Analyser, analyse
-from croupier.analysis.dealer import decks, remove
-from croupier.analysis.hand_ev import HandAnalyser, HandTerms
-from croupier.blackjack.rules import MACAU_TYPICAL, STATUTE
-from croupier.report.blackjack import blackjack_par
+from croupier.blackjack.rules import MACAU_TYPICAL, STATUTE, DealerSoft17, DoubleOn
+
+ROOT = Path(__file__).resolve().parent.parent
+PREVIOUS = "96cbc88"
+"""The release before issue 16 (its chart was not optimal; its analysis took 4-5 s from the command line)."""
 
 PLAIN = dataclasses.replace(MACAU_TYPICAL, five_card_payment=False, special_bonus=False)
 
-
-def best_of(fn: Callable[[], object], runs: int = 3) -> float:
-    times = []
-    for _ in range(runs):
-        t0 = time.process_time()
-        fn()
-        times.append(time.process_time() - t0)
-    return min(times)
+RUN = "import sys; from croupier.cli import main; sys.argv = ['croupier', *sys.argv[1:]]; main()"
 
 
-def python_first_decisions(up: int) -> None:
-    rules = dataclasses.replace(STATUTE, decks=1)
-    analyser = HandAnalyser(HandTerms.of(rules, up))
-    shoe = remove(decks(1), up)
-    for a in range(1, 11):
-        for b in range(a, 11):
-            if (a, b) != (1, 10) and shoe[a - 1] > (a == b) and shoe[b - 1] > 0:
-                analyser.decisions(remove(remove(shoe, a), b), [a, b])
+def commands(out: Path, par: bool) -> list[tuple[str, list[str], float]]:
+    edge = ["edge", "blackjack", "--decks", "8", "--json"]
+    jobs = [
+        ("edge blackjack --decks 8 --json", edge, 1.2),
+        ("  --strategy td", [*edge, "--strategy", "td"], 3.0),
+        ("  --side-bets", [*edge, "--side-bets"], 4.0),
+        ("  --effects", [*edge, "--effects"], 10.0),
+    ]
+    if par:
+        jobs.append(("par blackjack (2,000,000 rounds)", ["par", "blackjack", "--out", str(out), "--seed", "1"], 30.0))
+    return jobs
 
 
-def kernel_first_decisions(up: int) -> None:
-    an = Analyser(dataclasses.replace(STATUTE, decks=1))
-    an.cd_plan(an.up(up))
+def timed(src: Path, args: list[str]) -> float:
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", RUN, *args], env=env, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - started
 
 
 def main() -> None:
-    analyse(STATUTE)  # warm-up: numba's compiled kernels come from the on-disk cache
-    eight = best_of(lambda: analyse(STATUTE))
-    six = best_of(lambda: analyse(PLAIN))
-    chart_time = best_of(lambda: Analyser(PLAIN).analyse(basic_strategy(PLAIN)), runs=1)
-    with TemporaryDirectory() as folder:
-        t0 = time.process_time()
-        blackjack_par(MACAU_TYPICAL, rounds=2_000_000, seed=1).write_html(Path(folder) / "par.html")
-        par_time = time.process_time() - t0
-    python = best_of(lambda: python_first_decisions(6), runs=1)
-    kernel = best_of(lambda: kernel_first_decisions(6))
-    print(f"CD EV, 8 decks (statute):             {eight:6.3f} s   ev {analyse(STATUTE).ev:+.12f}")
-    print(f"CD EV, 6 decks (usual Macau game):    {six:6.3f} s")
-    print(f"basic strategy optimised and valued:  {chart_time:6.3f} s")
-    print(f"PAR sheet (2,000,000 rounds):         {par_time:6.3f} s")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--no-par", action="store_true", help="leave out the PAR sheet (a minute a turn)")
+    options = parser.parse_args()
+    with tempfile.TemporaryDirectory() as folder:
+        previous = Path(folder) / "previous"
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(previous), PREVIOUS],
+            check=True,
+            capture_output=True,
+        )
+        try:
+            print(f"wall clock from the command line, median (range) of {options.repeat} turns; previous = {PREVIOUS}")
+            print(f"{'command':36s} {'now':>16s} {'aim':>7s} {'previous':>16s} {'ratio':>6s}")
+            for name, args, aim in commands(Path(folder) / "par.html", not options.no_par):
+                for src in (ROOT / "src", previous / "src"):
+                    timed(src, args)  # numba's cache, the page cache
+                now: list[float] = []
+                before: list[float] = []
+                for _ in range(options.repeat):
+                    now.append(timed(ROOT / "src", args))
+                    before.append(timed(previous / "src", args))
+                ratios = [b / n for n, b in zip(now, before, strict=True)]
+                print(
+                    f"{name:36s} {statistics.median(now):5.2f} s ({min(now):.2f}-{max(now):.2f}) {aim:5.1f} s "
+                    f"{statistics.median(before):5.2f} s ({min(before):.2f}-{max(before):.2f}) "
+                    f"{statistics.median(ratios):5.1f}x"
+                )
+        finally:
+            subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(previous)], check=False)
     print("published house edges, composition-dependent, full precision:")
     for name, rules, printed in (
         ("6 decks S17 DAS split to 4, aces once, ES10, OBO", PLAIN, "0.16%"),
@@ -79,10 +96,16 @@ def main() -> None:
          "0.40%"),
     ):  # fmt: skip
         print(f"  {name:52s} {analyse(rules).house_edge * 100:.6f}%   (published {printed})")
-    print(
-        f"baseline: first decisions vs a 6, one deck — pure Python {python:.3f} s, numba {kernel:.4f} s, "
-        f"ratio {python / kernel:,.0f}x"
-    )
+    print("the optimal basic-strategy chart, continuous shuffler (the published textbook chart's edge):")
+    for decks, printed in ((8, "0.48768%"), (6, "0.45999%")):
+        rules = dataclasses.replace(
+            STATUTE, decks=decks, procedure=3, dealer_soft_17=DealerSoft17.STAND, double_on=DoubleOn.ANY_TWO,
+            double_after_split=True, max_split_hands=2, resplit_aces=False, surrender=False,
+            five_card_payment=False, special_bonus=False,
+        )  # fmt: skip
+        an = Analyser(rules)
+        edge = an.analyse(basic_strategy(rules, analyser=an)).house_edge * 100
+        print(f"  {decks} decks S17 DAS, split to 2, no surrender, peek        {edge:.6f}%   (published {printed})")
 
 
 if __name__ == "__main__":

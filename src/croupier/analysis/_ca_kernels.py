@@ -215,9 +215,12 @@ def hand_total(hard: int, ace: bool) -> int:
 
 
 @njit
-def optimal_pass(tab: Any, seq: Any, base: Any, play: Any, ends: Any, claim_ok: bool, min_cards: int) -> Any:
+def optimal_pass(
+    tab: Any, seq: Any, base: Any, play: Any, ends: Any, claim_ok: bool, min_cards: int, known: Any
+) -> Any:
     """The dealer's outcomes, the best value and the best decision (stand / hit / claim) of every hand of at
-    least ``min_cards`` cards drawn from ``base`` (the shoe after the up card; hands are removed from it)."""
+    least ``min_cards`` cards drawn from ``base`` (the shoe after the up card; hands are removed from it). The
+    dealer's outcomes are taken from ``known`` where it has them (the same shoe and dealer's rule)."""
     hc, hard, ace, ncards, child, order_desc, _ = tab
     x, peek, pay = play
     bj_loss, bust_b = ends
@@ -233,7 +236,9 @@ def optimal_pass(tab: Any, seq: Any, base: Any, play: Any, ends: Any, claim_ok: 
         total = _left_after(base, hc, h, r)
         if total < 1:
             continue
-        d = dealer_dist(r, seq)
+        d = known[h]
+        if d[0] + d[1] + d[2] + d[3] + d[4] + d[5] + d[6] == 0.0:
+            d = dealer_dist(r, seq)
         d_all[h] = d
         t = hand_total(hard[h], ace[h])
         value = _stand(d, t, 1.0, bj_loss, peek, pay)

@@ -362,6 +362,21 @@ class Analysis:
 # -- the analyser ---------------------------------------------------------------------------------------------------
 
 
+_DEALER_TABLES: dict[tuple[tuple[int, ...], DealerSoft17, int], npt.NDArray[np.float64]] = {}
+"""The dealer's outcomes for every hand, by shoe, rule on soft 17 and up card, for the last few shoes analysed
+(an analysis of another option on the same shoe, as the rule effects run, reads them instead of recomputing).
+Each table is complete before it is kept and never written after (the kernels only read ``d_all``)."""
+_DEALER_SHOES = 2
+
+
+def _remember(key: tuple[tuple[int, ...], DealerSoft17, int], table: npt.NDArray[np.float64]) -> None:
+    shoes = list(dict.fromkeys(k[:2] for k in _DEALER_TABLES))
+    if key[:2] not in shoes and len(shoes) >= _DEALER_SHOES:
+        for old in [k for k in _DEALER_TABLES if k[:2] == shoes[0]]:
+            _DEALER_TABLES.pop(old, None)
+    _DEALER_TABLES[key] = table
+
+
 class _UpCard:
     """Everything about one up card: the shoe after it, the dealer's sequences and the hands' values."""
 
@@ -378,9 +393,14 @@ class _UpCard:
         t = self.table
         self.tab = t.arrays
         self.play = (self.x, self.peek, EV.pay)
+        key = (tuple(shoe), terms.soft17, up)
+        known = _DEALER_TABLES.get(key)
         self.d_all, self.best, self.dec = k.optimal_pass(
-            self.tab, self.seq, self.base, self.play, (-1.0, -1.0), self.claim_ok, 2
-        )
+            self.tab, self.seq, self.base, self.play, (-1.0, -1.0), self.claim_ok, 2,
+            known if known is not None else np.zeros((len(t.hc), 7)),
+        )  # fmt: skip
+        if known is None:
+            _remember(key, self.d_all)
         self.nothing = np.zeros(len(t.hc), np.bool_)
         self.memo_keys, self.memo_vals, self.memo_count = k.dealer_memo(1 << 12)
         """The dealer's outcomes for shoes that ``d_all`` does not hold (split hands' shoes)."""
