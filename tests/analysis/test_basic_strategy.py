@@ -217,3 +217,11 @@ def test_hands_of_three_cards_read_their_own_entries() -> None:
 def test_an_unknown_chart_kind_is_refused() -> None:
     with pytest.raises(InvalidRules, match="chart kind must be one of total, cards, not 'cells'"):
         basic_strategy(STATUTE, kind="cells")  # type: ignore[arg-type]
+
+
+def test_the_simulation_refuses_a_chart_by_cards_rather_than_misplay_it() -> None:
+    from croupier.analysis.simulate import encode_chart
+
+    with pytest.raises(InvalidRules, match="one entry per total"):
+        encode_chart(textbook_chart(STATUTE, "cards"))
+    assert encode_chart(textbook_chart(STATUTE)).shape[1] == 11

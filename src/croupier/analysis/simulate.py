@@ -97,7 +97,14 @@ def encode_rules(rules: BlackjackRules) -> I64:
 
 
 def encode_chart(chart: Chart) -> I8:
-    """The chart's tables stacked into the one int8 table the compiled functions read (insurance never taken)."""
+    """The chart's tables stacked into the one int8 table the compiled functions read (insurance never taken).
+    The kernel plays one entry per total: a chart with entries of its own for hands of three or more cards
+    (``basic_strategy(kind="cards")``) is refused rather than played wrongly."""
+    if chart.by_cards:
+        raise InvalidRules(
+            ["the simulation plays charts of one entry per total; a chart by cards (--chart cards) is for the exact "
+             "analysis only"]
+        )  # fmt: skip
     out = np.zeros((sk.T_ROWS, 11), np.int8)
     out[sk.T_HARD : sk.T_HARD + 22] = chart.hard
     out[sk.T_SOFT : sk.T_SOFT + 22] = chart.soft
