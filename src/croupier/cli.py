@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import json
+import re
 import signal
 import socket
 import sys
@@ -429,22 +430,54 @@ def _blackjack_rules(name: str, preset: str | None, path: Path | None, decks: in
         raise _fail(
             ValueError(f"this command is for blackjack; for {name!r} every bet's edge is in `croupier odds {name}`")
         )
+    import dataclasses
+
+    from croupier.blackjack.rules import MAX_DECKS
+
+    if decks is not None and not 1 <= decks <= MAX_DECKS:
+        raise _fail(InvalidRules([f"--decks {decks} must be between 1 and {MAX_DECKS} (BJ 1)."]))
     table_rules = _rules(name, preset, path)
     if decks is None:
         return table_rules
-    import dataclasses
-
     try:
         return dataclasses.replace(table_rules, decks=decks)
     except CroupierError as exc:
         raise _fail(exc) from None
 
 
+_SHOE_VALUES = ("aces", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "ten-value cards")
+"""What each of ``--shoe``'s ten counts counts."""
+
+
 def _shoe_counts(text: str) -> list[int]:
+    """The ten card counts of ``--shoe``, each a whole number from 0 to what :data:`MAX_DECKS` decks hold (BJ 1)."""
+    from croupier.blackjack.rules import MAX_DECKS
+
     parts = [p.strip() for p in text.split(",")]
-    if len(parts) != 10 or not all(p.lstrip("-").isdigit() for p in parts):
-        raise InvalidRules([f"--shoe {text!r} must be 10 whole numbers: the counts of aces, 2-9 and ten-value cards"])
-    return [int(p) for p in parts]
+    if len(parts) != 10:
+        raise InvalidRules(
+            [f"--shoe {text!r} must be 10 whole numbers: the counts of aces, 2-9 and ten-value cards, not {len(parts)}"]
+        )
+    problems = []
+    counts = []
+    for what, part in zip(_SHOE_VALUES, parts, strict=True):
+        shown = part if len(part) <= 24 else part[:20] + "…"
+        digits = part.removeprefix("-")
+        most = (16 if what == "ten-value cards" else 4) * MAX_DECKS
+        if not re.fullmatch(r"[0-9]+", digits):  # ASCII digits only: int() also reads "٣" and "1_000"
+            problems.append(f"--shoe count of {what} {shown!r} is not a whole number.")
+        elif part.startswith("-") and digits.strip("0"):
+            problems.append(f"--shoe count of {what} must be a whole number ≥ 0, not {shown}.")
+        elif len(digits) > 9 or int(digits) > most:
+            problems.append(
+                f"--shoe count of {what} {shown} is more than croupier takes ({most}: the {what} of {MAX_DECKS} "
+                "decks; BJ 1)."
+            )
+        else:
+            counts.append(int(digits))
+    if problems:
+        raise InvalidRules(problems)
+    return counts
 
 
 DecksOpt = Annotated[int | None, typer.Option("--decks", help="Override the rules' number of decks (BJ 1).")]
@@ -489,6 +522,8 @@ def edge(
     as_json: JsonOpt = False,
 ) -> None:
     """Blackjack's exact house edge (combinatorial analysis) for a rules file or preset, per unit of the initial bet."""
+    if shoe is not None and decks is not None:
+        raise _fail(InvalidRules(["--shoe and --decks conflict: --shoe gives the shoe's cards, so leave out --decks."]))
     table_rules = _blackjack_rules(name, preset, rules, decks)
     try:
         from croupier.analysis.blackjack_math import edge_report

@@ -64,9 +64,10 @@ def _jit(fn: F) -> F:
 
 
 def _jit_inline(fn: F) -> F:
-    """Compile a small helper of the hot path inlined into its callers by numba (``inline="always"``): LLVM
-    does not inline across numba's functions by itself. Kept to the few helpers the single-box round calls
-    many times: numba's inlining costs compile time at every call site."""
+    """Compile a small helper of the hot path, or a step of :func:`_round_one`, inlined into its callers by numba
+    (``inline="always"``): LLVM does not inline across numba's functions by itself, and a step called through a
+    real call would cost the single-box round a tenth of its speed. Kept to those: numba's inlining costs compile
+    time at every call site (the steps are each called once, and the round is compiled twice)."""
     return cast(F, numba.njit(inline="always", **_OPTIONS)(fn))
 
 
@@ -190,8 +191,26 @@ PATH_NAMES: tuple[str, ...] = (
     "insurance",
 )
 """What :data:`RoundOutcome.paths` may name, by bit of the kernel's flags."""
-P_SPLIT, P_RESPLIT, P_DOUBLE, P_SURRENDER, P_FIVE, P_BONUS, P_EVEN = 0, 1, 2, 3, 4, 5, 6
-P_BLACKJACK, P_DEALER_BJ, P_PEEKED, P_SKIPPED, P_ORIGINAL, P_INSURANCE = 7, 8, 9, 10, 11, 12
+
+
+def _path(name: str) -> int:
+    """The flag of a path: the bit of its place in :data:`PATH_NAMES` (the one list of them)."""
+    return 1 << PATH_NAMES.index(name)
+
+
+PATH_SPLIT = _path("split")
+PATH_RESPLIT = _path("resplit")
+PATH_DOUBLE = _path("double")
+PATH_SURRENDER = _path("surrender")
+PATH_FIVE_CARD = _path("five_card")
+PATH_SPECIAL_BONUS = _path("special_bonus")
+PATH_EVEN_MONEY = _path("even_money")
+PATH_BLACKJACK = _path("blackjack")
+PATH_DEALER_BLACKJACK = _path("dealer_blackjack")
+PATH_PEEKED = _path("peeked_blackjack")
+PATH_SKIPPED = _path("dealer_second_card_skipped")
+PATH_ORIGINAL_BET_ONLY = _path("original_bet_only")
+PATH_INSURANCE = _path("insurance")
 
 # -- side bets: ``sp`` holds the paytable in chips on a stake of sp[SP_STAKE] chips ------------------------
 
@@ -359,6 +378,32 @@ def _value(code: int) -> int:
     return rank + 1 if rank < 9 else 10
 
 
+TAKE_FREE, TAKE_LAZY, TAKE_CHECKED = 0, 1, 2
+"""How :func:`_round_one` takes its cards: in order from a source that cannot run out during the round (the
+driver checked :data:`ROOM`), at random from the rest (a lazy Fisher-Yates), or in order with the check."""
+ROOM = 2 * MAX_CARDS + 8
+"""More cards than a round of one box that does not split can take (a hand takes cards while its hard total is
+at most 20, the dealer's while below 17: fewer than :data:`MAX_CARDS` each), burns included."""
+
+
+@_jit_inline
+def _take(shoe: I64, rng: U64, pos: int, end: int, mode: int) -> int:
+    """The card at place ``pos`` of the source, taken as ``mode`` says (a lazy Fisher-Yates draws it at random from
+    ``shoe[pos:end]`` and swaps it into place), for a caller that keeps the source's position in a local variable
+    (``pos``, counted past ``end`` when the source runs out: the last card is then dealt again and the caller
+    flags the round)."""
+    if mode == TAKE_FREE:
+        return int(shoe[_ix(pos)])
+    q = min(pos, end - 1)
+    if mode == TAKE_CHECKED:
+        return int(shoe[_ix(q)])
+    j = q + _below(rng, end - q)
+    c = shoe[_ix(j)]
+    shoe[_ix(j)] = shoe[_ix(q)]
+    shoe[_ix(q)] = c
+    return int(c)
+
+
 @_jit_inline
 def _draw(shoe: I64, st: I64, rng: U64) -> int:
     """The next card code: the shoe's next card in order (mode 0: a shoe shuffled in full at the shuffle), or one
@@ -368,15 +413,8 @@ def _draw(shoe: I64, st: I64, rng: U64) -> int:
     pos = st[S_POS]
     end = st[S_END]
     st[S_FAILED] |= pos >= end
-    q = min(pos, end - 1)
-    st[S_POS] = q + 1
-    if st[S_MODE] == 0:
-        return int(shoe[_ix(q)])
-    j = q + _below(rng, end - q)
-    c = shoe[_ix(j)]
-    shoe[_ix(j)] = shoe[_ix(q)]
-    shoe[_ix(q)] = c
-    return int(c)
+    st[S_POS] = min(pos, end - 1) + 1
+    return _take(shoe, rng, pos, end, TAKE_LAZY if st[S_MODE] != 0 else TAKE_CHECKED)
 
 
 @_jit
@@ -545,7 +583,7 @@ def _deal_start(r: I64, shoe: I64, st: I64, rng: U64, hs: I64, hc: I64, bs: I64,
         if hs[_ix(h * H_FIELDS + H_HARD)] == 11 and hs[_ix(h * H_FIELDS + H_ACES)] == 1:
             hs[_ix(h * H_FIELDS + H_STATUS)] = ST_BLACKJACK
             hs[_ix(h * H_FIELDS + H_DONE)] = 1
-            bs[_ix(b * B_FIELDS + B_PATHS)] |= 1 << P_BLACKJACK
+            bs[_ix(b * B_FIELDS + B_PATHS)] |= PATH_BLACKJACK
     if r[R_HOLE] != 0:
         c = _draw(shoe, st, rng)
         dc[1] = c
@@ -566,10 +604,10 @@ def _offers(r: I64, tb: I64, hs: I64, bs: I64, boxes: int, seat: int, count: int
                 hs[_ix(h * H_FIELDS + H_STATUS)] = ST_EVEN_MONEY
                 hs[_ix(h * H_FIELDS + H_EARLY)] = 1
                 hs[_ix(h * H_FIELDS + H_EARLY_NET)] = hs[_ix(h * H_FIELDS + H_STAKE)]
-                bs[_ix(b * B_FIELDS + B_PATHS)] |= 1 << P_EVEN
+                bs[_ix(b * B_FIELDS + B_PATHS)] |= PATH_EVEN_MONEY
         elif up == 1 and _cell(tb, who, count, T_INS, 1) != 0:
             bs[_ix(b * B_FIELDS + B_INSURED)] = 1
-            bs[_ix(b * B_FIELDS + B_PATHS)] |= 1 << P_INSURANCE
+            bs[_ix(b * B_FIELDS + B_PATHS)] |= PATH_INSURANCE
 
 
 @_jit
@@ -650,7 +688,7 @@ def _play_box(
             if action == A_HIT or action == A_DOUBLE:
                 if action == A_DOUBLE:
                     bs[_ix(b * B_FIELDS + B_DID_DOUBLE)] = 1
-                    bs[_ix(b * B_FIELDS + B_PATHS)] |= 1 << P_DOUBLE
+                    bs[_ix(b * B_FIELDS + B_PATHS)] |= PATH_DOUBLE
                     doubled = 1
                     stake *= 2
                 c = _draw(shoe, st, rng)
@@ -669,7 +707,7 @@ def _play_box(
                     status = ST_SPECIAL_BONUS
                     early = 1
                     early_net = 3 * stake
-                    bs[_ix(b * B_FIELDS + B_PATHS)] |= 1 << P_BONUS
+                    bs[_ix(b * B_FIELDS + B_PATHS)] |= PATH_SPECIAL_BONUS
                     break
                 if doubled:
                     status = ST_DOUBLED
@@ -679,9 +717,9 @@ def _play_box(
                 break
             elif action == A_SPLIT:
                 if did_split:
-                    bs[_ix(b * B_FIELDS + B_PATHS)] |= 1 << P_RESPLIT
+                    bs[_ix(b * B_FIELDS + B_PATHS)] |= PATH_RESPLIT
                 else:
-                    bs[_ix(b * B_FIELDS + B_PATHS)] |= 1 << P_SPLIT
+                    bs[_ix(b * B_FIELDS + B_PATHS)] |= PATH_SPLIT
                     if dealt == 2:
                         bs[_ix(b * B_FIELDS + B_THIRD_AFTER_SPLIT)] = 1
                 did_split = True
@@ -698,13 +736,13 @@ def _play_box(
                 split_ace = hs[_ix(i * H_FIELDS + H_SPLIT_ACE)] != 0
             elif action == A_SURRENDER:
                 bs[_ix(b * B_FIELDS + B_SURRENDERED)] = 1
-                bs[_ix(b * B_FIELDS + B_PATHS)] |= 1 << P_SURRENDER
+                bs[_ix(b * B_FIELDS + B_PATHS)] |= PATH_SURRENDER
                 status = ST_SURRENDERED
                 early = 1
                 early_net = -(stake // 2)
                 break
             else:  # A_CLAIM
-                bs[_ix(b * B_FIELDS + B_PATHS)] |= 1 << P_FIVE
+                bs[_ix(b * B_FIELDS + B_PATHS)] |= PATH_FIVE_CARD
                 status = ST_FIVE_CARD
                 early = 1
                 early_net = stake // 2
@@ -790,7 +828,7 @@ def _settle_box(r: I64, hs: I64, bs: I64, b: int, d_total: int, dealer_bj: bool)
         elif x < 0:
             lost += 1
     if dealer_bj and _original_only(r, bs, b):
-        bs[_ix(b * B_FIELDS + B_PATHS)] |= 1 << P_ORIGINAL
+        bs[_ix(b * B_FIELDS + B_PATHS)] |= PATH_ORIGINAL_BET_ONLY
         kept = rest = busted = 0
         for h in range(base, base + bs[_ix(b * B_FIELDS + B_HANDS)]):
             if hs[_ix(h * H_FIELDS + H_EARLY)] != 0 and hs[_ix(h * H_FIELDS + H_EARLY_NET)] > 0:
@@ -814,7 +852,7 @@ def _settle_box(r: I64, hs: I64, bs: I64, b: int, d_total: int, dealer_bj: bool)
             STAKE if dealer_bj else -(STAKE // 2)
         )  # half the stake insured, paid 2 to 1 (BJ 12.2)
     if dealer_bj:
-        bs[_ix(b * B_FIELDS + B_PATHS)] |= 1 << P_DEALER_BJ
+        bs[_ix(b * B_FIELDS + B_PATHS)] |= PATH_DEALER_BLACKJACK
 
 
 @_jit
@@ -852,7 +890,7 @@ def _round_rest(
     peeked = r[R_PEEK] != 0 and dn == 2 and (up == 1 or up == 10) and d_hard == 11 and d_aces == 1
     if peeked:
         for b in range(boxes):
-            bs[_ix(b * B_FIELDS + B_PATHS)] |= 1 << P_PEEKED
+            bs[_ix(b * B_FIELDS + B_PATHS)] |= PATH_PEEKED
     else:
         for b in range(boxes):
             _play_box(r, tb, 0 if b == seat else 1, count, shoe, st, rng, hs, hc, bs, b, up)
@@ -876,7 +914,7 @@ def _round_rest(
             if not any_open:
                 play_on = False
                 for b in range(boxes):
-                    bs[_ix(b * B_FIELDS + B_PATHS)] |= 1 << P_SKIPPED
+                    bs[_ix(b * B_FIELDS + B_PATHS)] |= PATH_SKIPPED
             else:
                 if r[R_BURN_SECOND] != 0:
                     c = _draw(shoe, st, rng)  # BJ 4.2
@@ -910,30 +948,6 @@ def _round_rest_apart(
     _round_rest(r, tb, 1, 0, count, shoe, st, rng, hs, hc, bs, dc, dn)
 
 
-TAKE_FREE, TAKE_LAZY, TAKE_CHECKED = 0, 1, 2
-"""How :func:`_round_one` takes its cards: in order from a source that cannot run out during the round (the
-driver checked :data:`ROOM`), at random from the rest (a lazy Fisher-Yates), or in order with the check."""
-ROOM = 2 * MAX_CARDS + 8
-"""More cards than a round of one box that does not split can take (a hand takes cards while its hard total is
-at most 20, the dealer's while below 17: fewer than :data:`MAX_CARDS` each), burns included."""
-
-
-@_jit_inline
-def _take(shoe: I64, rng: U64, pos: int, end: int, mode: int) -> int:
-    """:func:`_draw` for a caller that keeps the source's position in a local variable (``pos``, counted past
-    ``end`` when the source runs out: the last card is then dealt again and the caller flags the round)."""
-    if mode == TAKE_FREE:
-        return int(shoe[_ix(pos)])
-    q = min(pos, end - 1)
-    if mode == TAKE_CHECKED:
-        return int(shoe[_ix(q)])
-    j = q + _below(rng, end - q)
-    c = shoe[_ix(j)]
-    shoe[_ix(j)] = shoe[_ix(q)]
-    shoe[_ix(q)] = c
-    return int(c)
-
-
 @_jit_inline
 def _bonus_cards(c0: int, c1: int, c2: int) -> bool:
     """BJ 15 on three card codes: three 7s, or a 6, 7 and 8 of one suit."""
@@ -942,6 +956,218 @@ def _bonus_cards(c0: int, c1: int, c2: int) -> bool:
         return True
     suited = (c0 & 3) == (c1 & 3) and (c1 & 3) == (c2 & 3)
     return bool(suited and r0 + r1 + r2 == 18 and min(r0, r1, r2) == 5 and max(r0, r1, r2) == 7)
+
+
+@_jit_inline
+def _deal_one(r: I64, shoe: I64, rng: U64, pos: int, end: int, mode: int) -> tuple[int, int, int, int, int]:
+    """BJ 5.2 for one box: its first card, the dealer's up card, its second card and the hole card where there is
+    one (-1 where there is none), and the source's position after them."""
+    c0 = _take(shoe, rng, pos, end, mode)
+    up_code = _take(shoe, rng, pos + 1, end, mode)
+    c1 = _take(shoe, rng, pos + 2, end, mode)
+    pos += 3
+    hole = -1
+    if r[R_HOLE] != 0:
+        hole = _take(shoe, rng, pos, end, mode)
+        pos += 1
+    return c0, up_code, c1, hole, pos
+
+
+@_jit
+def _hand_over(
+    r: I64, tb: I64, count: int, shoe: I64, st: I64, rng: U64, hs: I64, hc: I64, bs: I64, dc: I64,
+    c0: int, up_code: int, c1: int, hole: int, pos: int, end: int,
+) -> None:  # fmt: skip
+    """A pair the box's table splits: the general round from the cards :func:`_deal_one` dealt (compiled on its
+    own: the rare way out of :func:`_round_one`)."""
+    st[S_POS] = min(pos, end)
+    st[S_FAILED] = pos > end
+    _reset_box(hs, bs, 0, 0)
+    _give(hs, hc, bs, 0, 0, c0)
+    dc[0] = up_code
+    _give(hs, hc, bs, 0, 0, c1)
+    bs[_ix(B_FIRST0)] = c0
+    bs[_ix(B_FIRST1)] = c1
+    dn = 1
+    if hole >= 0:
+        dc[1] = hole
+        dn = 2
+    st[S_DEALER_BJ] = 0
+    _round_rest_apart(r, tb, count, shoe, st, rng, hs, hc, bs, dc, dn)
+
+
+@_jit_inline
+def _first_offers(r: I64, tb: I64, plain: bool, count: int, up: int, hard: int, aces: int) -> tuple[int, int, int, int]:
+    """A blackjack, and the offers on the first two cards: even money against an ace or, where the rules allow, a
+    ten (BJ 10.3), insurance against an ace (BJ 12). Returns the status, the early net, the path bits and whether
+    the box insured."""
+    status = ST_NONE
+    early_net = 0
+    paths = 0
+    insured = 0
+    if hard == 11 and aces == 1:
+        status = ST_BLACKJACK
+        paths |= PATH_BLACKJACK
+        if (up == 1 or (up == 10 and r[R_EVEN_MONEY_TEN] != 0)) and _own_cell(tb, plain, count, T_EVEN, up) != 0:
+            status = ST_EVEN_MONEY
+            early_net = STAKE
+            paths |= PATH_EVEN_MONEY
+    elif up == 1 and _own_cell(tb, plain, count, T_INS, 1) != 0:
+        insured = 1
+        paths |= PATH_INSURANCE
+    return status, early_net, paths, insured
+
+
+@_jit_inline
+def _surrenders(r: I64, tb: I64, plain: bool, count: int, v0: int, v1: int, hard: int, aces: int, up: int) -> bool:
+    """BJ 18: whether the box surrenders its first two cards (asked before anything else the table plays on them)."""
+    if r[R_SURRENDER] == 0 or up == 1:
+        return False
+    if v0 == v1:
+        row = T_SUR_PAIR + v0
+    elif aces > 0:
+        row = T_SUR_SOFT + hard + 10
+    else:
+        row = T_SUR_HARD + hard
+    return _own_cell(tb, plain, count, row, up) != 0
+
+
+@_jit_inline
+def _play_hand_one(
+    r: I64, tb: I64, plain: bool, count: int, shoe: I64, rng: U64, pos: int, end: int, mode: int,
+    c0: int, c1: int, hard: int, aces: int, up: int,
+) -> tuple[int, int, int, int, int, int, int, int, bool, int]:  # fmt: skip
+    """BJ 15, 17, 19: the box's one hand played by its table from its first two cards (no split, no surrender).
+    Returns the status, the early net, the path bits, the hard total, the aces, the cards, the third card (or
+    -1), the stake, whether it doubled, and the source's position."""
+    five_ok = r[R_FIVE_CARD] != 0 and up != 1
+    bonus_ok = r[R_BONUS] != 0
+    double_any = r[R_DOUBLE_ANY] != 0
+    n = 2
+    c2 = -1
+    stake = STAKE
+    paths = 0
+    status = ST_NONE
+    early_net = 0
+    doubled = False
+    while status == ST_NONE:
+        soft = aces > 0 and hard <= 11
+        total = hard + 10 if soft else hard
+        if total >= 21:
+            if total == 21 and five_ok and n == 5 and total <= _own_cell(tb, plain, count, T_FIVE, up):
+                status = ST_FIVE_CARD  # BJ 19
+                early_net = stake // 2
+                paths |= PATH_FIVE_CARD
+            else:
+                status = ST_BUST if total > 21 else ST_STOOD
+            break
+        if five_ok and n == 5 and total <= _own_cell(tb, plain, count, T_FIVE, up):
+            status = ST_FIVE_CARD  # BJ 19
+            early_net = stake // 2
+            paths |= PATH_FIVE_CARD
+            break
+        code = _own_cell(tb, plain, count, (T_SOFT if soft else T_HARD) + total, up)
+        if code == DOUBLE_HIT or code == DOUBLE_STAND:
+            if n == 2 and (double_any or hard == 11):
+                paths |= PATH_DOUBLE  # BJ 17
+                doubled = True
+                stake = 2 * STAKE
+                code = HIT
+            else:
+                code = HIT if code == DOUBLE_HIT else STAND
+        if code != HIT:
+            status = ST_STOOD
+            break
+        c = _take(shoe, rng, pos, end, mode)
+        pos += 1
+        n += 1
+        if n == 3:
+            c2 = c
+        v = _value(c)
+        hard += v
+        aces += v == 1
+        if hard > 21:
+            status = ST_BUST
+            break
+        if n == 3 and bonus_ok and _bonus_cards(c0, c1, c):
+            status = ST_SPECIAL_BONUS  # BJ 15
+            early_net = 3 * stake
+            paths |= PATH_SPECIAL_BONUS
+            break
+        if doubled:
+            status = ST_DOUBLED
+            break
+    return status, early_net, paths, hard, aces, n, c2, stake, doubled, pos
+
+
+@_jit_inline
+def _second_card(
+    r: I64, shoe: I64, st: I64, rng: U64, pos: int, end: int, mode: int, dn: int, d_hard: int, d_aces: int
+) -> tuple[int, int, int, int]:
+    """The dealer's second card without a hole card, after the burn of BJ 4.2 where the rules have it. Returns the
+    source's position and the dealer's cards, hard total and aces."""
+    if r[R_BURN_SECOND] != 0:
+        pos += 1  # BJ 4.2
+        _take(shoe, rng, pos - 1, end, mode)
+        st[S_BURN] = min(pos, end) - 1
+    c = _take(shoe, rng, pos, end, mode)
+    pos += 1
+    dn += 1
+    v = _value(c)
+    d_hard += v
+    d_aces += v == 1
+    return pos, dn, d_hard, d_aces
+
+
+@_jit_inline
+def _draw_to_17(
+    r: I64, shoe: I64, rng: U64, pos: int, end: int, mode: int, dn: int, d_hard: int, d_aces: int
+) -> tuple[int, int, int, int]:
+    """BJ 6.1: the dealer draws to 17, a soft 17 drawn to as the rules read it (a soft 17 of two cards is an ace
+    and a 6). Returns the source's position and the dealer's cards, hard total and aces."""
+    s17 = r[R_SOFT17]
+    while True:
+        d_soft = d_aces > 0 and d_hard <= 11
+        d_total = d_hard + 10 if d_soft else d_hard
+        if d_total > 17 or (
+            d_total == 17 and not (d_soft and (s17 == S17_HIT_ALL or (s17 == S17_HIT_ACE_SIX and dn == 2)))
+        ):
+            break
+        c = _take(shoe, rng, pos, end, mode)
+        pos += 1
+        dn += 1
+        v = _value(c)
+        d_hard += v
+        d_aces += v == 1
+    return pos, dn, d_hard, d_aces
+
+
+@_jit_inline
+def _settle_one(
+    r: I64, status: int, early_net: int, hard: int, aces: int, stake: int, doubled: bool, d_total: int,
+    dealer_bj: bool,
+) -> tuple[int, int, bool]:  # fmt: skip
+    """The settlement summary and "Original bet only" for the one hand. Returns the hand's outcome (its sign is the
+    box's result), the main bet's net, and whether "Original bet only" settled it."""
+    # The comparison, without a branch (the outcome is as good as random): a bust loses, a dealer's bust loses
+    # to every hand left; then the rarer settlements that override it.
+    total = hard + 10 if aces > 0 and hard <= 11 else hard
+    p = total if hard <= 21 else -1
+    d = d_total if d_total <= 21 else 0
+    x = stake * ((p > d) - (p < d))
+    if status == ST_BLACKJACK:
+        x = 0 if dealer_bj else stake * 3 // 2
+    elif dealer_bj:
+        x = -stake
+    if status == ST_SURRENDERED or status == ST_SPECIAL_BONUS or status == ST_FIVE_CARD or status == ST_EVEN_MONEY:
+        x = early_net
+    net = x
+    original = False
+    if dealer_bj and doubled and (r[R_DOUBLE_ANY] != 0 or r[R_LOSE_ORIGINAL_DOUBLE] != 0):
+        original = True
+        busted = stake if hard > 21 else 0
+        net = -max(busted, STAKE) if r[R_BUSTED_LOST] != 0 else -STAKE
+    return x, net, original
 
 
 @_jit_inline
@@ -964,17 +1190,9 @@ def _round_one(
     split and the table splits goes to the general round after the deal (the only way a box gets a second
     hand); the card-for-card test with the engine plays both. ``plain``: see :func:`_own_cell`; ``mode``: see
     :data:`TAKE_FREE`."""
-    pos = st[S_POS]
     end = st[S_END]
     st[S_BURN] = -1
-    c0 = _take(shoe, rng, pos, end, mode)
-    up_code = _take(shoe, rng, pos + 1, end, mode)
-    c1 = _take(shoe, rng, pos + 2, end, mode)
-    pos += 3
-    hole = -1
-    if r[R_HOLE] != 0:
-        hole = _take(shoe, rng, pos, end, mode)
-        pos += 1
+    c0, up_code, c1, hole, pos = _deal_one(r, shoe, rng, st[S_POS], end, mode)
     v0 = _value(c0)
     v1 = _value(c1)
     up = _value(up_code)
@@ -983,33 +1201,16 @@ def _round_one(
         and ((c0 >> 2) == (c1 >> 2) if r[R_PAIR_BY_RANK] != 0 else v0 == v1)
         and _own_cell(tb, plain, count, T_SPLIT + v0, up) != 0
     ):
-        # A pair the box's table splits: the general round, from the cards dealt. (A pair it does not split
-        # plays on here: a split it declines changes nothing for a box that cannot split later.)
-        st[S_POS] = min(pos, end)
-        st[S_FAILED] = pos > end
-        _reset_box(hs, bs, 0, 0)
-        _give(hs, hc, bs, 0, 0, c0)
-        dc[0] = up_code
-        _give(hs, hc, bs, 0, 0, c1)
-        bs[_ix(B_FIRST0)] = c0
-        bs[_ix(B_FIRST1)] = c1
-        dn = 1
-        if hole >= 0:
-            dc[1] = hole
-            dn = 2
-        st[S_DEALER_BJ] = 0
-        _round_rest_apart(r, tb, count, shoe, st, rng, hs, hc, bs, dc, dn)
+        # A pair the box's table splits. (A pair it does not split plays on here: a split it declines changes
+        # nothing for a box that cannot split later.)
+        _hand_over(r, tb, count, shoe, st, rng, hs, hc, bs, dc, c0, up_code, c1, hole, pos, end)
         return
     hard = v0 + v1
     aces = (v0 == 1) + (v1 == 1)
     n = 2
     c2 = -1  # the box's third card
     stake = STAKE
-    paths = 0
-    status = ST_NONE
-    early_net = 0
     doubled = False
-    insured = 0
     d_hard = up
     d_aces = 1 if up == 1 else 0
     dn = 1
@@ -1018,85 +1219,22 @@ def _round_one(
         vh = _value(hole)
         d_hard += vh
         d_aces += vh == 1
-    if hard == 11 and aces == 1:
-        status = ST_BLACKJACK
-        paths |= 1 << P_BLACKJACK
-        # BJ 10.3: even money against an ace (or a ten, where the rules allow).
-        if (up == 1 or (up == 10 and r[R_EVEN_MONEY_TEN] != 0)) and _own_cell(tb, plain, count, T_EVEN, up) != 0:
-            status = ST_EVEN_MONEY
-            early_net = STAKE
-            paths |= 1 << P_EVEN
-    elif up == 1 and _own_cell(tb, plain, count, T_INS, 1) != 0:
-        insured = 1  # BJ 12
-        paths |= 1 << P_INSURANCE
+    status, early_net, paths, insured = _first_offers(r, tb, plain, count, up, hard, aces)
     peeked = r[R_PEEK] != 0 and dn == 2 and (up == 1 or up == 10) and d_hard == 11 and d_aces == 1
     if peeked:
-        paths |= 1 << P_PEEKED
+        paths |= PATH_PEEKED
     elif status == ST_NONE:
-        five_ok = r[R_FIVE_CARD] != 0 and up != 1
-        bonus_ok = r[R_BONUS] != 0
-        double_any = r[R_DOUBLE_ANY] != 0
-        # BJ 18: surrender the first two cards (checked before anything else the table plays on them).
-        if r[R_SURRENDER] != 0 and up != 1:
-            if v0 == v1:
-                row = T_SUR_PAIR + v0
-            elif aces > 0:
-                row = T_SUR_SOFT + hard + 10
-            else:
-                row = T_SUR_HARD + hard
-            if _own_cell(tb, plain, count, row, up) != 0:
-                status = ST_SURRENDERED
-                early_net = -(stake // 2)
-                paths |= 1 << P_SURRENDER
-        while status == ST_NONE:
-            soft = aces > 0 and hard <= 11
-            total = hard + 10 if soft else hard
-            if total >= 21:
-                if total == 21 and five_ok and n == 5 and total <= _own_cell(tb, plain, count, T_FIVE, up):
-                    status = ST_FIVE_CARD  # BJ 19
-                    early_net = stake // 2
-                    paths |= 1 << P_FIVE
-                else:
-                    status = ST_BUST if total > 21 else ST_STOOD
-                break
-            if five_ok and n == 5 and total <= _own_cell(tb, plain, count, T_FIVE, up):
-                status = ST_FIVE_CARD  # BJ 19
-                early_net = stake // 2
-                paths |= 1 << P_FIVE
-                break
-            code = _own_cell(tb, plain, count, (T_SOFT if soft else T_HARD) + total, up)
-            if code == DOUBLE_HIT or code == DOUBLE_STAND:
-                if n == 2 and (double_any or hard == 11):
-                    paths |= 1 << P_DOUBLE  # BJ 17
-                    doubled = True
-                    stake = 2 * STAKE
-                    code = HIT
-                else:
-                    code = HIT if code == DOUBLE_HIT else STAND
-            if code != HIT:
-                status = ST_STOOD
-                break
-            c = _take(shoe, rng, pos, end, mode)
-            pos += 1
-            n += 1
-            if n == 3:
-                c2 = c
-            v = _value(c)
-            hard += v
-            aces += v == 1
-            if hard > 21:
-                status = ST_BUST
-                break
-            if n == 3 and bonus_ok and _bonus_cards(c0, c1, c):
-                status = ST_SPECIAL_BONUS  # BJ 15
-                early_net = 3 * stake
-                paths |= 1 << P_BONUS
-                break
-            if doubled:
-                status = ST_DOUBLED
-                break
+        if _surrenders(r, tb, plain, count, v0, v1, hard, aces, up):
+            status = ST_SURRENDERED
+            early_net = -(stake // 2)
+            paths |= PATH_SURRENDER
+        else:
+            status, early_net, played, hard, aces, n, c2, stake, doubled, pos = _play_hand_one(
+                r, tb, plain, count, shoe, rng, pos, end, mode, c0, c1, hard, aces, up
+            )
+            paths |= played
         # The dealer (BJ 6.1, BJ 5.2): is any stake still open, does the hand stand?
-        obo = doubled and (double_any or r[R_LOSE_ORIGINAL_DOUBLE] != 0)
+        obo = doubled and (r[R_DOUBLE_ANY] != 0 or r[R_LOSE_ORIGINAL_DOUBLE] != 0)
         standing = status == ST_STOOD or status == ST_DOUBLED
         any_open = (
             standing or insured != 0 or (status == ST_BUST and obo and r[R_BUSTED_LOST] == 0 and (up == 1 or up == 10))
@@ -1105,72 +1243,25 @@ def _round_one(
         if r[R_HOLE] == 0:
             if not any_open:
                 play_on = False
-                paths |= 1 << P_SKIPPED
+                paths |= PATH_SKIPPED
             else:
-                if r[R_BURN_SECOND] != 0:
-                    pos += 1  # BJ 4.2
-                    _take(shoe, rng, pos - 1, end, mode)
-                    st[S_BURN] = min(pos, end) - 1
-                c = _take(shoe, rng, pos, end, mode)
-                pos += 1
-                dn += 1
-                v = _value(c)
-                d_hard += v
-                d_aces += v == 1
+                pos, dn, d_hard, d_aces = _second_card(r, shoe, st, rng, pos, end, mode, dn, d_hard, d_aces)
         if play_on and standing and not (dn == 2 and d_hard == 11 and d_aces == 1):
-            # BJ 6.1: draw to 17; a soft 17 drawn to as the rules read it (a soft 17 of two cards is an ace and a 6).
-            s17 = r[R_SOFT17]
-            while True:
-                d_soft = d_aces > 0 and d_hard <= 11
-                d_total = d_hard + 10 if d_soft else d_hard
-                if d_total > 17 or (
-                    d_total == 17 and not (d_soft and (s17 == S17_HIT_ALL or (s17 == S17_HIT_ACE_SIX and dn == 2)))
-                ):
-                    break
-                c = _take(shoe, rng, pos, end, mode)
-                pos += 1
-                dn += 1
-                v = _value(c)
-                d_hard += v
-                d_aces += v == 1
+            pos, dn, d_hard, d_aces = _draw_to_17(r, shoe, rng, pos, end, mode, dn, d_hard, d_aces)
     elif status == ST_BLACKJACK and r[R_HOLE] == 0:
         # A blackjack is still open: the dealer's second card decides it (BJ 5.2, BJ 10.2).
-        if r[R_BURN_SECOND] != 0:
-            pos += 1  # BJ 4.2
-            _take(shoe, rng, pos - 1, end, mode)
-            st[S_BURN] = min(pos, end) - 1
-        c = _take(shoe, rng, pos, end, mode)
-        pos += 1
-        dn += 1
-        v = _value(c)
-        d_hard += v
-        d_aces += v == 1
+        pos, dn, d_hard, d_aces = _second_card(r, shoe, st, rng, pos, end, mode, dn, d_hard, d_aces)
     elif r[R_HOLE] == 0:
-        paths |= 1 << P_SKIPPED  # even money settled the box: no stake is open
+        paths |= PATH_SKIPPED  # even money settled the box: no stake is open
     st[S_POS] = min(pos, end)
     st[S_FAILED] = pos > end
-    # Settlement (the summary, "Original bet only") for the one hand.
     d_total = d_hard + 10 if d_aces > 0 and d_hard <= 11 else d_hard
     dealer_bj = dn == 2 and d_hard == 11 and d_aces == 1
-    # The comparison, without a branch (the outcome is as good as random): a bust loses, a dealer's bust loses
-    # to every hand left; then the rarer settlements that override it.
-    total = hard + 10 if aces > 0 and hard <= 11 else hard
-    p = total if hard <= 21 else -1
-    d = d_total if d_total <= 21 else 0
-    x = stake * ((p > d) - (p < d))
-    if status == ST_BLACKJACK:
-        x = 0 if dealer_bj else stake * 3 // 2
-    elif dealer_bj:
-        x = -stake
-    if status == ST_SURRENDERED or status == ST_SPECIAL_BONUS or status == ST_FIVE_CARD or status == ST_EVEN_MONEY:
-        x = early_net
-    net = x
+    x, net, original = _settle_one(r, status, early_net, hard, aces, stake, doubled, d_total, dealer_bj)
     if dealer_bj:
-        paths |= 1 << P_DEALER_BJ
-        if doubled and (r[R_DOUBLE_ANY] != 0 or r[R_LOSE_ORIGINAL_DOUBLE] != 0):
-            paths |= 1 << P_ORIGINAL
-            busted = stake if hard > 21 else 0
-            net = -max(busted, STAKE) if r[R_BUSTED_LOST] != 0 else -STAKE
+        paths |= PATH_DEALER_BLACKJACK
+    if original:
+        paths |= PATH_ORIGINAL_BET_ONLY
     st[S_DEALER_BJ] = dealer_bj
     bs[B_HANDS] = 1
     bs[B_DID_SPLIT] = 0
@@ -1263,12 +1354,15 @@ def _play_orders(r: I64, tb: I64, sp: I64, boxes: int, orders: I64, lengths: I64
     """Play one round from the start of each row of ``orders`` for ``boxes`` boxes (box 0 plays by ``tb[0]``):
     ``out[k, b]`` gets box ``b``'s net, result, cards used, failed, path flags, insurance net and side-bet nets."""
     _, rng, _, st, sides, _, _, _, hs, hc, bs, dc = work
+    # Box 0 is the counted box, at count 0: typed as integers, not as the literal 0 (numba would compile the whole
+    # round again for the literals, when the table simulation's copy serves).
+    seat = count = int(np.int64(0))
     for k in range(orders.shape[0]):
         row = orders[_ix(k)]
         st[S_POS] = 0
         st[S_END] = lengths[_ix(k)]
         st[S_MODE] = 0
-        _round_apart(r, tb, boxes, 0, 0, row, st, rng, hs, hc, bs, dc)
+        _round_apart(r, tb, boxes, seat, count, row, st, rng, hs, hc, bs, dc)
         for b in range(boxes):
             out[k, b, 0] = bs[_ix(b * B_FIELDS + B_NET)]
             out[k, b, 1] = bs[_ix(b * B_FIELDS + B_RESULT)]

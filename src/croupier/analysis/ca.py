@@ -1007,3 +1007,28 @@ def analyse(rules: BlackjackRules, shoe: Sequence[int] | None = None, strategy: 
 def chart_value(rules: BlackjackRules, chart: Chart, shoe: Sequence[int] | None = None) -> float:
     """The exact expected value of a round played by ``chart`` (insurance declined)."""
     return Analyser(rules, shoe).analyse(chart).ev
+
+
+RULES_NOT_READ: dict[str, str] = {
+    "boxes": "the other boxes' cards are unseen by the box analysed: every round is off the top of the shoe",
+    "dealing_device": "a dealing box's early hole card without the peek values as no hole card; its one deck is decks",
+    "cards_behind_cut": "every round is analysed off the top of a full shoe",
+    "max_boxes_per_player": "who bets on the boxes changes no card",
+    "burn_after_shuffle": "a card burned unseen from a shuffled shoe changes no chance",
+    "burn_each_round": "a card burned unseen from a shuffled shoe changes no chance",
+    "burn_before_dealer_second_card": "a card burned unseen from a shuffled shoe changes no chance",
+    "side_bets_offered": "the main bet only (the side bets: side_bets.py, first_two_cards.py)",
+    "one_side_bet_per_box": "the main bet only",
+    "any_pair_after_split": "the main bet only",
+    "sevens_third_card": "the main bet only",
+    "sevens_mixed_triple": "the main bet only",
+    "paytables": "the main bet only: the side bets' odds",
+    "split_after_declining": "the player resplits whenever allowed, and a pair not split first has no later split",
+    "box_control": "who decides for the box changes no card; the play is the analysis' own",
+    "max_bettors_per_box": "who bets on the box changes no card",
+    "chip_unit": "values are per unit of the original bet",
+    "min_bet": "values are per unit of the original bet",
+    "max_bet": "values are per unit of the original bet",
+}
+"""The options of :class:`BlackjackRules` the analysis does not read, each with why it does not change what it
+computes (``tests/analysis/test_rules_coverage.py`` checks that every other option is read)."""

@@ -61,6 +61,39 @@ class HandTerms:
         )
 
 
+RULES_NOT_READ: Mapping[str, str] = {
+    "decks": "the hand is valued from the composition given (dealer.py likewise)",
+    "boxes": "one hand from the composition given: other cards are in it or unseen",
+    "dealing_device": "a hole card dealt early without the peek values as no hole card",
+    "cards_behind_cut": "one hand from the composition given",
+    "max_boxes_per_player": "who bets on the boxes changes no card",
+    "burn_after_shuffle": "burnt cards are in the composition given or unseen",
+    "burn_each_round": "burnt cards are in the composition given or unseen",
+    "burn_before_dealer_second_card": "a card burned unseen changes no chance",
+    "even_money_on_ten": "even money is valued by even_money_values from the composition, offered or not",
+    "insurance_limit": "insurance is valued per unit by insurance_value, whatever the stake",
+    "side_bets_offered": "the main bet only",
+    "one_side_bet_per_box": "the main bet only",
+    "any_pair_after_split": "the main bet only",
+    "sevens_third_card": "the main bet only",
+    "sevens_mixed_triple": "the main bet only",
+    "paytables": "the main bet only: the side bets' odds",
+    "max_split_hands": "one hand, never split here (splits: the full analyser, ca.py)",
+    "resplit_aces": "one hand, never split here",
+    "split_pair_by": "one hand, never split here",
+    "split_after_declining": "one hand, never split here",
+    "double_after_split": "the hand's first decision, never on a split hand here",
+    "box_control": "who decides for the box changes no card",
+    "max_bettors_per_box": "who bets on the box changes no card",
+    "chip_unit": "values are per unit of the hand's stake",
+    "min_bet": "values are per unit of the hand's stake",
+    "max_bet": "values are per unit of the hand's stake",
+}
+"""The options of :class:`BlackjackRules` that :meth:`HandTerms.of` (and so the hand analyser and
+:mod:`croupier.analysis.dealer` under it) does not read, each with why it does not change what they compute
+(``tests/analysis/test_rules_coverage.py`` checks that every other option is read)."""
+
+
 def _total(hard: int, soft: bool) -> int:
     return hard + 10 if soft and hard <= 11 else hard
 

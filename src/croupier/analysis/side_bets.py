@@ -54,6 +54,34 @@ ACTIONS: tuple[str, ...] = ("split", "double", "hit", "stand", "surrender")
 THIRD_CARD_ACTIONS: frozenset[str] = frozenset({"split", "double", "hit"})
 """The decisions after which the box receives a third card (BJ 6.4, 16.1, 17.2)."""
 
+RULES_NOT_READ: Mapping[str, str] = {
+    "boxes": "the other boxes' cards are unseen by the bet (the module's docstring)",
+    "dealing_device": "a hole card dealt early without the peek ends no round before the player decides",
+    "cards_behind_cut": "the odds are exact off a full shoe; the deciding cards are distributed as its first cards",
+    "max_boxes_per_player": "who bets on the boxes changes no card",
+    "burn_after_shuffle": "burnt cards are unseen by the bet",
+    "burn_each_round": "burnt cards are unseen by the bet",
+    "burn_before_dealer_second_card": "burnt cards are unseen by the bet",
+    "dealer_soft_17": "the dealer's drawing settles none of these bets (streak: from the results given)",
+    "lose_original_only_on_double": "a main-bet settlement (streak: from the results given)",
+    "busted_stakes_on_dealer_blackjack": "a main-bet settlement (streak: from the results given)",
+    "five_card_payment": "a main-bet payment (streak: from the results given)",
+    "special_bonus": "a main-bet payment; the third 7 counts for the Sevens whatever it pays",
+    "even_money_on_ten": "an offer to a blackjack, which is no pair",
+    "insurance_limit": "insurance settles none of these bets",
+    "side_bets_offered": "the odds of each bet, offered or not",
+    "one_side_bet_per_box": "the odds per bet placed, whatever else the box bets",
+    "split_after_declining": "the play answers every pair of a box alike, so a declined split is never offered again",
+    "box_control": "who decides for the box is the play given",
+    "max_bettors_per_box": "who bets on the box changes no card",
+    "chip_unit": "odds per unit staked",
+    "min_bet": "odds per unit staked",
+    "max_bet": "odds per unit staked",
+}
+"""The options of :class:`BlackjackRules` that :func:`any_pair_odds`, :func:`sevens_odds` and :func:`streak_odds`
+do not read, each with why it does not change what they compute (``tests/analysis/test_rules_coverage.py`` checks
+that every other option is read)."""
+
 _UPS = range(1, 11)
 
 

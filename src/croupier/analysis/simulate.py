@@ -29,7 +29,7 @@ seconds.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -152,6 +152,24 @@ def encode_sides(rules: BlackjackRules) -> I64:
     out[sk.SP_MIXED_TRIPLE_500] = rules.sevens_mixed_triple is SevensMixedTriple.PAYS_500
     out[sk.SP_THIRD_ANY] = rules.sevens_third_card is SevensThirdCard.ANY
     return out
+
+
+RULES_NOT_READ: Mapping[str, str] = {
+    "max_boxes_per_player": "the boxes dealt are the setup's; who bets on them changes no card",
+    "insurance_limit": "the counted box insures half its stake, which every limit (0.5 to 1) accepts",
+    "side_bets_offered": "every side bet is settled on the counted box, offered or not (the house's what-if)",
+    "one_side_bet_per_box": "every side bet is settled on the counted box (the house's what-if)",
+    "any_pair_after_split": "only the original Any Pair stake is settled; a stake on a split hand is a new bet",
+    "box_control": "each box plays by its chart, whoever decides",
+    "max_bettors_per_box": "who bets on a box changes no card",
+    "chip_unit": "the kernel counts in chips of its own unit (STAKE)",
+    "min_bet": "the counter bets in units of the ramp",
+    "max_bet": "the counter bets in units of the ramp",
+}
+"""The options of :class:`BlackjackRules` that the simulation's setup (:func:`encode_rules`, :func:`encode_sides`,
+:func:`set_dealing`, :func:`shoe_codes`, :func:`flat_job` and :meth:`~croupier.analysis.tablesim.TableSetup.job`)
+does not read, each with why it does not change what the kernel computes (``tests/analysis/test_rules_coverage.py``
+checks that every other option is read)."""
 
 
 Composition = Sequence[int] | Sequence[Card]
