@@ -225,3 +225,32 @@ def test_the_simulation_refuses_a_chart_by_cards_rather_than_misplay_it() -> Non
     with pytest.raises(InvalidRules, match="one entry per total"):
         encode_chart(textbook_chart(STATUTE, "cards"))
     assert encode_chart(textbook_chart(STATUTE)).shape[1] == 11
+
+
+def test_the_strategy_command_prints_a_chart_by_cards() -> None:
+    from support import invoke
+
+    result = invoke("strategy", "blackjack", "--preset", "macau", "--chart", "cards")
+    assert result.exit_code == 0, result.output
+    assert "Basic strategy by cards" in result.output
+    for heading in ("Hard totals, two cards", "Hard totals, three or more cards", "Soft totals, three or more cards"):
+        assert heading in result.output
+    bad = invoke("strategy", "blackjack", "--chart", "cells")
+    assert bad.exit_code == 2
+    assert "--chart 'cells' must be one of total, cards" in " ".join(bad.output.split())
+
+
+def test_the_edge_command_names_the_chart_and_times_all_the_work() -> None:
+    import json
+
+    from support import invoke
+
+    report = json.loads(
+        invoke("edge", "blackjack", "--decks", "2", "--strategy", "td", "--chart", "cards", "--json").output
+    )
+    assert report["chart"] == "cards"
+    assert report["house_edge_pct"] < -0.4
+    plain = json.loads(invoke("edge", "blackjack", "--decks", "2", "--json").output)
+    assert "chart" not in plain
+    with_bets = json.loads(invoke("edge", "blackjack", "--decks", "2", "--side-bets", "--json").output)
+    assert with_bets["seconds"] > plain["seconds"] * 0.5 and "side_bets" in with_bets

@@ -13,10 +13,12 @@ from matplotlib.figure import Figure
 
 from croupier.blackjack.rules import MACAU_TYPICAL, STATUTE
 from croupier.report import (
+    LONG_TABLE,
     BetRow,
     Cell,
     FigureBlock,
     McRow,
+    Preformatted,
     Report,
     RuleEffect,
     Section,
@@ -63,6 +65,22 @@ class TestBuilder:
         s = Section("S").paragraph("only in the pdf", media="pdf").paragraph("only in html", media="html")
         text = Report("R").add(s).html()
         assert "only in html" in text and "only in the pdf" not in text
+        printed = Report("R").add(s).html("pdf")
+        assert "only in the pdf" in printed and "only in html" not in printed
+
+    def test_warnings_documents_and_print_rules(self) -> None:
+        long = TableBlock(("n",), [[str(i)] for i in range(LONG_TABLE + 1)])
+        short = TableBlock(("n",), [["1"]])
+        s = Section("S", new_page=True).paragraph("Careful <now>.", warning=True)
+        s.add(Preformatted('{"a": "<b>"}\n', heading="Doc"), long, short)
+        report = Report("R", warnings=["Top & first."]).add(s)
+        text = report.html()
+        check_html(text)
+        assert text.index('<div class="warning" role="alert">Top &amp; first.</div>') < text.index("<nav>")
+        assert '<div class="warning" role="alert">Careful &lt;now&gt;.</div>' in text
+        assert '<h3>Doc</h3><pre class="doc">{&quot;a&quot;: &quot;&lt;b&gt;&quot;}\n</pre>' in text
+        assert text.count('<table class="long">') == 1 and '<section id="s" class="page">' in text
+        assert "@page { size: A4" in text and "break-inside: avoid" in text
 
     def test_write_html_and_pdf(self, tmp_path: Path) -> None:
         big = TableBlock(("n", "text"), [[str(i), "word " * 30] for i in range(80)], flagged=frozenset({3}))

@@ -1,9 +1,20 @@
-"""Reports: a self-contained HTML (and PDF) report builder, the sections PAR sheets are made of, the roulette and
-sic bo PAR sheets, and strategy-chart renderers. Needs the ``math`` extra (numpy, matplotlib)."""
+"""Reports: a self-contained HTML report builder (and its PDF, typeset by Chromium: :mod:`croupier.report.pdf`),
+the sections PAR sheets are made of, the roulette, sic bo and blackjack PAR sheets, and strategy-chart renderers.
+Needs the ``math`` extra (numpy, matplotlib); the PDF needs the ``pdf`` extra and a Chromium."""
 
 from __future__ import annotations
 
-from croupier.report.html import Cell, FigureBlock, Paragraph, Report, Section, TableBlock, figure_png
+from croupier.report.html import (
+    LONG_TABLE,
+    Cell,
+    FigureBlock,
+    Paragraph,
+    Preformatted,
+    Report,
+    Section,
+    TableBlock,
+    figure_png,
+)
 from croupier.report.sections import (
     BetRow,
     McRow,
@@ -16,11 +27,13 @@ from croupier.report.sections import (
 )
 
 __all__ = [
+    "LONG_TABLE",
     "BetRow",
     "Cell",
     "FigureBlock",
     "McRow",
     "Paragraph",
+    "Preformatted",
     "Report",
     "RuleEffect",
     "Section",

@@ -3,7 +3,9 @@ coloured matplotlib image, and coloured HTML tables for reports — all from one
 
 The grids (rows: the player's hand; columns: the dealer's up card 2-10, then A):
 
-* **Hard totals** 4-20 and **soft totals** 12-20 (A,A is soft 12 when it is not split). 21 is never a decision
+* **Hard totals** 4-20 and **soft totals** 12-20 (A,A is soft 12 when it is not split); for a chart by cards
+  (``Chart.by_cards``), these are the two-card entries, followed by the entries for hands of three or more
+  cards (hard 6-20, soft 13-20). 21 is never a decision
   (the hand stands), so it is not shown. Consecutive totals with identical rows are merged (``5–8``).
 * **Pairs** 2,2 … 10,10, A,A: ``P`` where the chart splits; elsewhere the letter the pair is played by as a
   total (5,5 is hard 10, A,A soft 12), so the row is complete when a split is not taken or not allowed.
@@ -135,10 +137,18 @@ def chart_grids(chart: Chart, rules: Any = None, *, merge: bool = True) -> list[
         return tuple(CODES[int(table[total, up])] for up in UP_CARDS)
 
     grids = []
-    for name, table, rows, soft in (
+    tables: list[tuple[str, Any, range, bool]] = [
         ("Hard totals", chart.hard, HARD_ROWS, False),
         ("Soft totals", chart.soft, SOFT_ROWS, True),
-    ):
+    ]
+    if chart.hard_multi is not None and chart.soft_multi is not None:  # the chart by cards
+        tables = [
+            ("Hard totals, two cards", chart.hard, HARD_ROWS, False),
+            ("Soft totals, two cards", chart.soft, SOFT_ROWS, True),
+            ("Hard totals, three or more cards", chart.hard_multi, range(6, 21), False),
+            ("Soft totals, three or more cards", chart.soft_multi, range(13, 21), True),
+        ]
+    for name, table, rows, soft in tables:
         labels = list(rows)
         cells = [play(table, t) for t in labels]
         if merge:

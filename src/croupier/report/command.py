@@ -10,6 +10,7 @@ from typing import Any
 
 from croupier.games import game
 from croupier.report.html import Report
+from croupier.report.pdf import check_engine
 
 
 def check_writable(path: Path, what: str) -> None:
@@ -46,17 +47,24 @@ def run_par(
     seed: int | None = None,
     source: str = "",
 ) -> str:
-    """Build the PAR sheet and write it; return a line saying what was written and how long it took."""
+    """Build the PAR sheet and write it; return a line saying what was written and how long it took. Every
+    problem that can be seen before the work (an unwritable path, no PDF engine) is raised before it; the PDF
+    is typeset before anything is written, so a failure leaves no file behind."""
     start = time.perf_counter()
     check_writable(out, "the report")
     if pdf is not None:
         check_writable(pdf, "the PDF")
+        if Path(pdf).resolve() == Path(out).resolve():
+            raise ValueError(f"--pdf {str(pdf)!r} is the HTML report's own path: give another file")
+        check_engine()
     report = build_par(name, rules, rounds=rounds, seed=seed, source=source)
     built = time.perf_counter()
     try:
-        report.write_html(out)
-        if pdf is not None:
-            report.write_pdf(pdf)
+        text = report.html()
+        data = report.pdf() if pdf is not None else None
+        Path(out).write_text(text, encoding="utf-8")
+        if pdf is not None and data is not None:
+            Path(pdf).write_bytes(data)
     except OSError as exc:
         raise ValueError(f"cannot write the report: {exc.strerror or exc} ({exc.filename})") from None
     finally:

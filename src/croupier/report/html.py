@@ -1,10 +1,11 @@
-"""A small self-contained report builder: sections of paragraphs, tables and figures, written as one HTML file
-(CSS inline, figures embedded as base64 PNG, no external asset or link) or as a PDF (matplotlib's
-``PdfPages``: the tables as monospaced text pages, the figures as pages).
+"""A small self-contained report builder: sections of paragraphs, tables, figures and preformatted text,
+written as one HTML file (CSS inline, figures embedded as base64 PNG, no external asset or link) or as a PDF
+typeset from the same HTML (:mod:`croupier.report.pdf`: Chromium's print to PDF, A4 pages with numbered
+footers; the CSS's print rules keep headings with what follows and tables and figures whole where they fit).
 
 Figures are :class:`matplotlib.figure.Figure` objects made without pyplot (no global state, no GUI backend):
-the report renders them to PNG for HTML and draws them into the PDF. Text is escaped where it is rendered;
-a :class:`Cell` or :class:`Paragraph` never holds markup.
+the report renders them to PNG. Text is escaped where it is rendered; a :class:`Cell`, :class:`Paragraph` or
+:class:`Preformatted` never holds markup.
 """
 
 from __future__ import annotations
@@ -13,8 +14,7 @@ import base64
 import html
 import io
 import re
-import textwrap
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -24,6 +24,12 @@ from matplotlib.figure import Figure
 
 Media = Literal["both", "html", "pdf"]
 """Where a block appears: in both renderings, or only in the HTML or only in the PDF."""
+Target = Literal["html", "pdf"]
+"""What :meth:`Report.html` renders for: the HTML file, or the page Chromium prints to PDF."""
+
+LONG_TABLE = 20
+"""Tables with more rows than this may break across pages (their header row repeats); shorter ones are kept
+whole on one page."""
 
 CSS = """
 body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 2em auto; max-width: 1100px;
@@ -35,7 +41,7 @@ h3 { font-size: 1.05em; margin-bottom: 0.3em; }
 table { border-collapse: collapse; margin: 0.6em 0 1em 0; font-size: 0.85em; }
 th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; vertical-align: top; }
 th { background: #f0f0f0; text-align: left; }
-td.r { text-align: right; font-variant-numeric: tabular-nums; }
+td.r { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 td.c { text-align: center; }
 tr.flag td { background: #fff3cd; }
 td.bad { background: #f8d7da; font-weight: bold; }
@@ -49,6 +55,30 @@ figcaption { color: #555; font-size: 0.9em; }
 nav ol { columns: 2; }
 table.chart td { text-align: center; min-width: 2.2em; padding: 0.15em 0.3em; }
 table.chart th { text-align: center; }
+pre.doc { background: #f7f7f7; border: 1px solid #ddd; padding: 0.6em; font-size: 0.8em; overflow-x: auto;
+          white-space: pre-wrap; word-break: break-all; }
+.warning { border: 2px solid #b02a37; background: #f8d7da; color: #58151c; padding: 0.5em 0.9em; margin: 1em 0;
+           font-weight: 600; }
+.warning::before { content: "WARNING: "; font-weight: 800; }
+code { font-family: "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size: 0.9em; }
+table.signoff { width: 100%; }
+table.signoff td { height: 2.6em; vertical-align: bottom; }
+@page { size: A4; margin: 14mm 11mm 16mm 11mm; }
+@media print {
+  body { max-width: none; margin: 0; padding: 0; font-size: 9pt; }
+  h1 { font-size: 1.5em; }
+  h2 { margin-top: 1.2em; break-after: avoid; }
+  h3, caption { break-after: avoid; }
+  table, figure, .warning, pre.doc { break-inside: avoid; }
+  table.long { break-inside: auto; }
+  thead { display: table-header-group; }
+  tr { break-inside: avoid; }
+  td { overflow-wrap: break-word; }
+  figure img { max-height: 240mm; }
+  section.page { break-before: page; }
+  a { color: inherit; text-decoration: none; }
+  * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+}
 """
 
 
@@ -68,10 +98,20 @@ CellLike = Cell | str
 
 @dataclass(frozen=True)
 class Paragraph:
-    """A paragraph of plain text (escaped when rendered)."""
+    """A paragraph of plain text (escaped when rendered); ``warning`` draws it as a boxed warning."""
 
     text: str
     dim: bool = False
+    media: Media = "both"
+    warning: bool = False
+
+
+@dataclass(frozen=True)
+class Preformatted:
+    """Text shown exactly as given, in a monospace box (a document the reader may copy, e.g. a rules file)."""
+
+    text: str
+    heading: str | None = None
     media: Media = "both"
 
 
@@ -100,16 +140,17 @@ class FigureBlock:
     media: Media = "both"
 
 
-Block = Paragraph | TableBlock | FigureBlock
+Block = Paragraph | TableBlock | FigureBlock | Preformatted
 
 
 @dataclass
 class Section:
-    """A titled part of a report: a list of blocks, rendered in order."""
+    """A titled part of a report: a list of blocks, rendered in order (``new_page``: printed from a fresh page)."""
 
     title: str
     blocks: list[Block] = field(default_factory=list)
     anchor: str = ""
+    new_page: bool = False
 
     def __post_init__(self) -> None:
         if not self.anchor:
@@ -120,9 +161,9 @@ class Section:
         self.blocks.extend(blocks)
         return self
 
-    def paragraph(self, text: str, *, dim: bool = False, media: Media = "both") -> Section:
+    def paragraph(self, text: str, *, dim: bool = False, media: Media = "both", warning: bool = False) -> Section:
         """Append a :class:`Paragraph`."""
-        return self.add(Paragraph(text, dim, media))
+        return self.add(Paragraph(text, dim, media, warning))
 
     def figures(self) -> list[Figure]:
         """The section's figures."""
@@ -131,13 +172,16 @@ class Section:
 
 @dataclass
 class Report:
-    """A whole report: a title, a subtitle, a table of facts (``meta``: game, rules, seed, ...) and sections."""
+    """A whole report: a title, a subtitle, a table of facts (``meta``: game, rules, seed, ...), warnings shown
+    above everything else, and sections. ``footer`` is printed at the foot of every PDF page beside its number."""
 
     title: str
     subtitle: str = ""
     meta: list[tuple[str, str]] = field(default_factory=list)
     sections: list[Section] = field(default_factory=list)
     generated: datetime = field(default_factory=lambda: datetime.now(UTC))
+    warnings: list[str] = field(default_factory=list)
+    footer: str = ""
 
     def add(self, *sections: Section) -> Report:
         """Append sections; returns the report, for chaining."""
@@ -153,8 +197,9 @@ class Report:
 
     # -- HTML -----------------------------------------------------------------------------------------------
 
-    def html(self) -> str:
-        """The report as one self-contained HTML document."""
+    def html(self, target: Target = "html") -> str:
+        """The report as one self-contained HTML document: for the HTML file, or (``pdf``) the page Chromium
+        prints, with the blocks meant for the PDF instead of those meant only for the screen."""
         e = html.escape
         out = [
             "<!DOCTYPE html>",
@@ -172,14 +217,16 @@ class Report:
             out.append(f'<p class="subtitle">{e(self.subtitle)}</p>')
         meta = [*self.meta, ("generated", self.generated.strftime("%Y-%m-%d %H:%M UTC"))]
         out.append(_table_html(TableBlock(("", ""), [list(m) for m in meta], css_class="meta"), headers=False))
+        out += [f'<div class="warning" role="alert">{e(w)}</div>' for w in self.warnings]
+        skip = "pdf" if target == "html" else "html"
         anchors = _unique_anchors(self.sections)
         out.append("<nav><ol>")
         out += [f'<li><a href="#{a}">{e(s.title)}</a></li>' for s, a in zip(self.sections, anchors, strict=True)]
         out.append("</ol></nav>")
         for s, a in zip(self.sections, anchors, strict=True):
-            out.append(f'<section id="{a}">')
+            out.append(f'<section id="{a}" class="page">' if s.new_page else f'<section id="{a}">')
             out.append(f"<h2>{e(s.title)}</h2>")
-            out += [_block_html(b) for b in s.blocks if b.media != "pdf"]
+            out += [_block_html(b) for b in s.blocks if b.media != skip]
             out.append("</section>")
         out += ["</body>", "</html>", ""]
         return "\n".join(out)
@@ -194,35 +241,20 @@ class Report:
 
     # -- PDF ------------------------------------------------------------------------------------------------
 
-    def write_pdf(self, path: str | Path | IO[bytes]) -> None:
-        """Write the report as a PDF: a title page, each section's text and tables as monospaced pages, each
-        figure as a page of its own (``OSError`` if it cannot be written)."""
-        from matplotlib.backends.backend_pdf import PdfPages
+    def pdf(self) -> bytes:
+        """The report typeset as a PDF from :meth:`html` (``ValueError`` naming what is missing when no PDF
+        engine is installed: :func:`croupier.report.pdf.check_engine`)."""
+        from croupier.report.pdf import render_pdf
 
-        with PdfPages(path, metadata={"Title": self.title, "Creator": "croupier"}) as pdf:
-            head = [self.title, "=" * len(self.title), self.subtitle, ""]
-            head += [f"{k}: {v}" for k, v in self.meta]
-            head += ["", "Contents:"] + [f"  {i}. {s.title}" for i, s in enumerate(self.sections, start=1)]
-            for page in _text_pages(head):
-                pdf.savefig(page)
-            for i, s in enumerate(self.sections, start=1):
-                lines = [f"{i}. {s.title}", "-" * (len(s.title) + 3), ""]
-                for b in s.blocks:
-                    if b.media == "html":
-                        continue
-                    if isinstance(b, FigureBlock):
-                        if lines:
-                            for page in _text_pages(lines):
-                                pdf.savefig(page)
-                            lines = []
-                        pdf.savefig(b.figure)
-                    elif isinstance(b, Paragraph):
-                        lines += [*textwrap.wrap(b.text, PDF_COLUMNS), ""]
-                    else:
-                        lines += [*_table_text(b), ""]
-                if any(line.strip() for line in lines):
-                    for page in _text_pages(lines):
-                        pdf.savefig(page)
+        return render_pdf(self.html("pdf"), footer=self.footer or self.title)
+
+    def write_pdf(self, path: str | Path | IO[bytes]) -> None:
+        """Write :meth:`pdf` to a path or a binary stream (``OSError`` if it cannot be written)."""
+        data = self.pdf()
+        if isinstance(path, str | Path):
+            Path(path).write_bytes(data)
+        else:
+            path.write(data)
 
     def close(self) -> None:
         """Release the figures' memory (the report cannot be rendered afterwards)."""
@@ -244,7 +276,12 @@ def _unique_anchors(sections: Sequence[Section]) -> list[str]:
 def _block_html(b: Block) -> str:
     e = html.escape
     if isinstance(b, Paragraph):
+        if b.warning:
+            return f'<div class="warning" role="alert">{e(b.text)}</div>'
         return f'<p class="dim">{e(b.text)}</p>' if b.dim else f"<p>{e(b.text)}</p>"
+    if isinstance(b, Preformatted):
+        heading = f"<h3>{e(b.heading)}</h3>" if b.heading else ""
+        return f'{heading}<pre class="doc">{e(b.text)}</pre>'
     if isinstance(b, FigureBlock):
         caption = f"<figcaption>{e(b.caption)}</figcaption>" if b.caption else ""
         src = "data:image/png;base64," + base64.b64encode(figure_png(b.figure, dpi=b.dpi)).decode("ascii")
@@ -261,7 +298,8 @@ def _table_html(t: TableBlock, *, headers: bool = True) -> str:
     out = []
     if t.heading:
         out.append(f"<h3>{e(t.heading)}</h3>")
-    out.append(f'<table class="{e(t.css_class)}">' if t.css_class else "<table>")
+    classes = " ".join(c for c in (t.css_class, "long" if len(t.rows) > LONG_TABLE else "") if c)
+    out.append(f'<table class="{e(classes)}">' if classes else "<table>")
     if t.caption:
         out.append(f"<caption>{e(t.caption)}</caption>")
     if headers:
@@ -287,58 +325,3 @@ def figure_png(fig: Figure, *, dpi: int = 110) -> bytes:
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight", metadata={"Software": None})
     return buf.getvalue()
-
-
-# -- PDF text pages -----------------------------------------------------------------------------------------
-
-PDF_COLUMNS = 150
-"""Characters per line of a PDF text page (A4 landscape, 6.5 pt monospace)."""
-PDF_LINES = 62
-"""Lines per PDF text page."""
-_CELL_WIDTH = 46
-
-
-def _table_text(t: TableBlock) -> list[str]:
-    """A table as monospaced lines: long cells wrapped, flagged rows marked with ``*``."""
-    rows = [list(t.headers), *([_cell(c).text for c in r] for r in t.rows)]
-    ncols = max(len(r) for r in rows)
-    rows = [r + [""] * (ncols - len(r)) for r in rows]
-    widths = [max(1, min(_CELL_WIDTH, max(len(r[j]) for r in rows))) for j in range(ncols)]
-    mark = bool(t.flagged)
-    room = PDF_COLUMNS - 2 * ncols - (2 if mark else 0)
-    while sum(widths) > room and max(widths) > 8:  # narrow the widest columns until the table fits the page
-        widths[widths.index(max(widths))] -= 1
-    out = [t.heading, ""] if t.heading else []
-    for i, row in enumerate(rows):
-        wrapped = [textwrap.wrap(c, w) or [""] for c, w in zip(row, widths, strict=True)]
-        for k in range(max(len(w) for w in wrapped)):
-            prefix = ("* " if (i - 1) in t.flagged and k == 0 else "  ") if mark else ""
-            cells = [(w[k] if k < len(w) else "").ljust(widths[j]) for j, w in enumerate(wrapped)]
-            out.append((prefix + "  ".join(cells)).rstrip())
-        if i == 0:
-            out.append(("  " if mark else "") + "  ".join("-" * w for w in widths))
-    if t.caption:
-        out += textwrap.wrap(t.caption, PDF_COLUMNS)
-    if mark:
-        out.append("* differs from the statute")
-    return out
-
-
-def _text_pages(lines: Iterable[str]) -> list[Figure]:
-    """Monospaced A4-landscape pages holding ``lines`` (long lines are cut at :data:`PDF_COLUMNS`)."""
-    chunk: list[str] = []
-    pages = []
-    for line in lines:
-        chunk.append(line[:PDF_COLUMNS])
-        if len(chunk) == PDF_LINES:
-            pages.append(_page(chunk))
-            chunk = []
-    if chunk:
-        pages.append(_page(chunk))
-    return pages
-
-
-def _page(lines: list[str]) -> Figure:
-    fig = Figure(figsize=(11.69, 8.27))
-    fig.text(0.04, 0.96, "\n".join(lines), family="monospace", fontsize=6.5, va="top", ha="left")
-    return fig

@@ -1,5 +1,8 @@
-"""PAR sheets of roulette and sic bo: the rules listing, every bet's exact house edge, hit frequency and SD,
-the outcomes, a session's result, and a Monte Carlo confirmation — as one :class:`~croupier.report.html.Report`.
+"""PAR sheets of roulette and sic bo: a warning when a bet favours the player (with the options that cause
+it), the rules listing, every bet's exact house edge, hit frequency and SD, the exact distribution of each
+bet's result per round with each outcome's contribution to the edge, the hold ranges, a session's result, a
+Monte Carlo confirmation, and the rules' fingerprint with a sign-off block — as one
+:class:`~croupier.report.html.Report`.
 
 The exact figures are :mod:`croupier.analysis.odds` (enumeration of the 37 pockets or the 216 ordered rolls).
 The simulation draws pockets (``integers(0, 37)``) or three dice (``integers(1, 7)``) from numpy's PCG64
@@ -7,6 +10,11 @@ seeded through a ``SeedSequence``, in chunks; each bet's net for each result is 
 payout rules (:meth:`~croupier.roulette.bets.Bet.wins_on` with the table's odds, :func:`~croupier.sicbo.bets.
 odds_for`), so the simulated means rest on the settlement code, not on the tallied odds. A run is summarised
 without loss by how often each result came up, so any number of rounds takes memory of one chunk.
+
+Every bet is simulated on its own stream of spins or rolls (stream ``k`` of the seed, :func:`simulate_bets`):
+bets sharing one stream are correlated (every representative roulette placement covers 17, so one lucky
+pocket moved six intervals at once), and the count of exact values outside their 95% intervals would not be
+the Binomial(n, 5%) the reader is told to expect. With independent streams it is.
 
 The blackjack PAR sheet is assembled from the same sections by ``croupier.report.blackjack.blackjack_par``.
 """
@@ -28,7 +36,17 @@ from croupier.analysis.odds import BetOdds, odds_table, roulette_placement
 from croupier.games import game as game_of
 from croupier.primitives.dice import ALL_ROLLS
 from croupier.primitives.wheel import POCKETS
+from croupier.report.filing import causes, filing_section, fingerprint
 from croupier.report.html import Cell, FigureBlock, Report, Section, TableBlock
+from croupier.report.risk import (
+    OUTCOME_HEADERS,
+    PerRound,
+    exact_hold_ranges,
+    hold_section,
+    outcome_rows,
+    per_round_table,
+    session_distribution,
+)
 from croupier.report.sections import BetRow, McRow, bets_section, exact, monte_carlo_section, pct, rules_section
 from croupier.roulette.bets import BET_TYPES as ROULETTE_TYPES
 from croupier.roulette.bets import Bet as RouletteBet
@@ -41,15 +59,13 @@ from croupier.sicbo.rules import TOTALS
 
 DEFAULT_ROUNDS = 1_000_000
 """Spins or rolls simulated by default."""
-MAX_ROUNDS = 10**9
-"""The most rounds a PAR sheet simulates (about a minute of drawing)."""
+MAX_ROUNDS = 10**8
+"""The most rounds a PAR sheet simulates for each bet (about a minute of drawing for every bet together)."""
 SESSION_ROUNDS = 100
 """Rounds in the "session" whose result the report shows."""
 _CHUNK = 1 << 20
 _SESSION_SAMPLE = 1_000_000
 """At most this many rounds (the first) are grouped into simulated sessions."""
-_MAX_SUPPORT = 4_000_000
-"""Largest support (in the bet's smallest unit of net) of an exact session distribution."""
 
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
@@ -130,15 +146,15 @@ class Simulation:
         return mean, math.sqrt(var / n)
 
 
-def simulate(game: str, rounds: int, seed: int | None = None) -> Simulation:
-    """Draw ``rounds`` spins (37 pockets) or rolls (three dice) from a seeded PCG64; ``seed`` None takes fresh
-    OS entropy (recorded in the result, so the run can be repeated)."""
+def _check_run(rounds: int, seed: int | None) -> None:
     if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
         raise ValueError(f"rounds {rounds!r} must be a whole number from 1 to {MAX_ROUNDS:,}")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
         raise ValueError(f"seed {seed!r} must be a whole number ≥ 0")
-    seq = np.random.SeedSequence(seed)
-    used = int(seq.entropy)  # type: ignore[arg-type]
+
+
+def _draw(game: str, rounds: int, seq: np.random.SeedSequence, keep: int) -> tuple[Ints, Ints]:
+    """How often each result came up in ``rounds`` draws from ``seq``, and the first ``keep`` results."""
     rng = np.random.Generator(np.random.PCG64(seq))
     size = len(POCKETS) if game == "roulette" else len(ALL_ROLLS)
     counts = np.zeros(size, np.int64)
@@ -153,33 +169,39 @@ def simulate(game: str, rounds: int, seed: int | None = None) -> Simulation:
             results = 36 * (dice[:, 0] - 1) + 6 * (dice[:, 1] - 1) + (dice[:, 2] - 1)
         counts += np.bincount(results, minlength=size)
         if first is None:
-            first = results[:_SESSION_SAMPLE]
+            first = results[:keep].copy()
         left -= k
     assert first is not None
-    return Simulation(counts, first, rounds, used)
+    return counts, first
+
+
+def simulate(game: str, rounds: int, seed: int | None = None) -> Simulation:
+    """Draw ``rounds`` spins (37 pockets) or rolls (three dice) from a seeded PCG64; ``seed`` None takes fresh
+    OS entropy (recorded in the result, so the run can be repeated)."""
+    _check_run(rounds, seed)
+    seq = np.random.SeedSequence(seed)
+    counts, first = _draw(game, rounds, seq, _SESSION_SAMPLE)
+    return Simulation(counts, first, rounds, int(seq.entropy))  # type: ignore[arg-type]
+
+
+def simulate_bets(
+    game: str, bets: int, rounds: int, seed: int | None = None, *, keep: Sequence[int] = ()
+) -> list[Simulation]:
+    """``rounds`` spins or rolls for each of ``bets`` bets, bet ``k`` on its own stream (``SeedSequence(seed,
+    spawn_key=(k,))``): independent runs, so that the bets' simulated figures are independent. ``seed`` None
+    takes fresh OS entropy (recorded). The bets numbered in ``keep`` keep their first results (for sessions)."""
+    _check_run(rounds, seed)
+    root = np.random.SeedSequence(seed)
+    used = int(root.entropy)  # type: ignore[arg-type]
+    out = []
+    for k in range(bets):
+        seq = np.random.SeedSequence(used, spawn_key=(k,))
+        counts, first = _draw(game, rounds, seq, _SESSION_SAMPLE if k in keep else 0)
+        out.append(Simulation(counts, first, rounds, used))
+    return out
 
 
 # -- sessions -----------------------------------------------------------------------------------------------
-
-
-def session_distribution(odds: BetOdds, rounds: int) -> tuple[Floats, Floats] | None:
-    """The exact distribution of the net of ``rounds`` independent unit bets (support, probabilities), by FFT
-    convolution of the one-round distribution; ``None`` where the support would be too large."""
-    scale = math.lcm(*(o.net.denominator for o in odds.outcomes))
-    nets = [int(o.net * scale) for o in odds.outcomes]
-    low, high = min(nets), max(nets)
-    span = (high - low) * rounds + 1
-    if span > _MAX_SUPPORT:
-        return None
-    one = np.zeros(high - low + 1)
-    for o, v in zip(odds.outcomes, nets, strict=True):
-        one[v - low] += float(o.probability)
-    size = 1 << (span - 1).bit_length()
-    probs = np.fft.irfft(np.fft.rfft(one, size) ** rounds, size)[:span]
-    probs = np.clip(probs, 0.0, None)
-    probs /= probs.sum()
-    support = (np.arange(span) + low * rounds) / scale
-    return support, probs
 
 
 @dataclass(frozen=True)
@@ -230,13 +252,13 @@ def edge_figure(bets: Sequence[WagerBet], title: str) -> Figure:
 
 
 def session_figure(
-    chosen: Sequence[tuple[WagerBet, tuple[Floats, Floats] | None]], sim: Simulation | None, rounds: int
+    chosen: Sequence[tuple[WagerBet, tuple[Floats, Floats] | None, Simulation | None]], rounds: int
 ) -> Figure:
     """One panel per bet: the exact distribution of a session's net (line) and the simulated sessions' relative
-    frequencies (bars)."""
+    frequencies (bars, from the first results of the bet's own simulated stream)."""
     fig = Figure(figsize=(7.5, 2.3 * len(chosen)))
     axes = fig.subplots(len(chosen), 1, squeeze=False)[:, 0]
-    for ax, (bet, dist) in zip(axes, chosen, strict=True):
+    for ax, (bet, dist, sim) in zip(axes, chosen, strict=True):
         if sim is not None and len(sim.first) >= rounds * 50:
             nets = np.array([float(v) for v in bet.nets])
             k = len(sim.first) // rounds
@@ -296,8 +318,9 @@ def wager_par(
 ) -> Report:
     """The PAR sheet of a roulette or sic bo table as a :class:`~croupier.report.html.Report`.
 
-    ``rounds`` spins or rolls are simulated (0: no simulation) with ``seed`` (None: fresh entropy, recorded in
-    the report); ``source`` says where the rules came from (a preset, a file) for the report's header.
+    ``rounds`` spins or rolls are simulated for each bet (0: no simulation) with ``seed`` (None: fresh entropy,
+    recorded in the report); ``source`` says where the rules came from (a preset, a file) for the report's
+    header and the command that reproduces the rules' fingerprint.
     """
     if game not in ("roulette", "sicbo"):
         raise ValueError(f"{game!r} has no wager PAR sheet (roulette or sicbo)")
@@ -306,20 +329,27 @@ def wager_par(
     bets = wager_bets(game, rules)
     statute = g.presets["statute"]
     diffs = differences(rules, statute)
-    sim = simulate(game, rounds, seed) if rounds else None
+    shown = _representative(bets)
+    # the session plot's bets keep their first results; the others need only their counts
+    keep = [i for i, b in enumerate(bets) if b in shown]
+    sims = simulate_bets(game, len(bets), rounds, seed, keep=keep) if rounds else []
+    digest = fingerprint(game, rules)
 
     report = Report(
         f"{g.title} PAR sheet",
-        f"{g.statute}: exact house edge, hit frequency and standard deviation of every bet, with a Monte Carlo "
-        "confirmation",
+        f"{g.statute}: exact house edge, result per round, hold ranges and standard deviation of every bet, with a "
+        "Monte Carlo confirmation",
+        footer=f"{g.title} PAR sheet · rules SHA-256 {digest[:16]}… · croupier {__version__}",
     )
     report.meta += [
         ("game", f"{g.title} ({g.statute})"),
         ("rules", source or "given in Python"),
+        ("rules fingerprint (SHA-256)", digest),
         ("differences from the statute", str(len(diffs)) if diffs else "none"),
-        ("simulation", f"{rounds:,} {what}, seed {sim.seed}" if sim else "none"),
+        ("simulation", f"{rounds:,} {what} for each bet, seed {sims[0].seed}" if sims else "none"),
         ("software", f"croupier {__version__}"),
     ]
+    report.warnings += _favoured(game, rules, statute, bets)
     report.add(_summary(g.title, bets, diffs, what))
     report.add(rules_section(rules))
 
@@ -337,26 +367,49 @@ def wager_par(
     )
     bets_part.add(FigureBlock(edge_figure(bets, f"{g.title}: house edge by bet"), "House edge by bet."))
     report.add(bets_part)
-    report.add(_outcomes(bets))
-    report.add(_sessions(bets, sim, what))
-    if sim is not None:
+    report.add(_per_round(bets, what))
+    report.add(_holds(bets, what))
+    report.add(_sessions(bets, shown, sims, what))
+    if sims:
         rows = []
-        for b in bets:
+        for b, sim in zip(bets, sims, strict=True):
             mean, se = sim.mean_and_se(b.nets)
             rows.append(McRow(f"house edge: {b.name}", b.odds.house_edge, -mean, se))
         report.add(
             monte_carlo_section(
                 rows,
-                rounds=sim.rounds,
-                seed=sim.seed,
-                what=what,
+                rounds=rounds,
+                seed=sims[0].seed,
+                what=f"{what} for each bet",
+                independent=True,
                 note=(
-                    "Every bet is staked on every simulated round and settled by the engine's payout rules; the "
-                    "simulated house edge is minus the mean net per unit, SE its standard error."
+                    f"Every bet is staked on {rounds:,} {what} of its own (bet k on stream k of the seed: "
+                    "independent runs) and settled by the engine's payout rules; the simulated house edge is minus "
+                    "the mean net per unit, SE its standard error from the bet's own per-round variance."
                 ),
             )
         )
+    report.add(filing_section(game, rules, source=source, generated=report.generated))
     return report
+
+
+def _favoured(game: str, rules: Any, statute: Any, bets: Sequence[WagerBet]) -> list[str]:
+    """A warning for each bet whose house edge is zero or negative, naming the options that cause it."""
+    out = []
+    for i, b in enumerate(bets):
+        if b.odds.house_edge > 0:
+            continue
+
+        def edge_of(r: Any, i: int = i) -> Fraction:
+            return odds_table(game, r)[i].house_edge
+
+        why = causes(game, rules, statute, edge_of)
+        side = "favours the player" if b.odds.house_edge < 0 else "gives the house no edge"
+        out.append(
+            f"The {b.name} bet {side}: house edge {exact(b.odds.house_edge)} = {pct(b.odds.house_edge, sign=True)}, "
+            f"{why.text()}."
+        )
+    return out
 
 
 def _pays(odds: BetOdds) -> str:
@@ -388,24 +441,62 @@ def _summary(title: str, bets: Sequence[WagerBet], diffs: Sequence[Any], what: s
         )
     else:
         s.paragraph(f"These are the statute's {title} rules.")
+    favoured = [b.name for b in bets if b.odds.house_edge <= 0]
+    if favoured:
+        s.paragraph(f"Bets without a house edge: {', '.join(favoured)} (see the warnings above).", warning=True)
+    else:
+        s.paragraph("Every bet has a positive house edge: none favours the player.")
     return s
 
 
-def _outcomes(bets: Sequence[WagerBet]) -> Section:
-    s = Section("Outcomes")
-    s.paragraph("Each bet's outcomes with their exact probabilities and the net per unit staked.")
+def _per_round(bets: Sequence[WagerBet], what: str) -> Section:
+    s = Section("Result per round")
+    s.paragraph(
+        "Exact, by enumeration: the distribution of each bet's net in one round, per unit staked, with each "
+        "outcome's contribution to the house edge (−probability × net; the contributions add up to the edge). A "
+        f"bet is one stake settled on the {what[:-1]} it is placed on, so the amount wagered per round is the "
+        "initial bet and the edge per unit wagered is the edge per unit of the initial bet."
+    )
+    s.add(
+        per_round_table(
+            [
+                PerRound(
+                    b.name,
+                    "1 unit",
+                    pct(b.odds.house_edge, sign=True),
+                    pct(b.odds.house_edge, sign=True),
+                    f"{b.odds.sd:.4f}",
+                    "exact",
+                )
+                for b in bets
+            ],
+            caption="Per unit of the initial bet; the SD is that of the player's net in one round.",
+        )
+    )
     rows: list[list[Cell | str]] = []
     for b in bets:
-        for o in b.odds.outcomes:
-            p = o.probability
-            rows.append(
-                [b.name, o.name, Cell(f"{exact(p)} = {float(p):.6f}", "r"), Cell(exact(o.net) or str(o.net), "r")]
-            )
-    s.add(TableBlock(("bet", "outcome", "probability", "net per unit"), rows))
+        rows += outcome_rows(b.odds)
+    s.add(TableBlock(OUTCOME_HEADERS, rows, heading="Outcomes: the distribution of the net per round"))
     return s
 
 
-def _sessions(bets: Sequence[WagerBet], sim: Simulation | None, what: str) -> Section:
+def _holds(bets: Sequence[WagerBet], what: str) -> Section:
+    return hold_section(
+        [(b.name, exact_hold_ranges(b.odds)) for b in bets],
+        note=(
+            f"What a house compares with its actual hold: the central 90%, 95% and 99% ranges of its result "
+            f"over 1,000 to 1,000,000 {what} with one unit on the bet every time, as a share of the amount "
+            "wagered. 'exact': from the exact distribution of the sum (FFT convolution of the per-round "
+            "distribution; where the sum's support is too wide, on a window around the mean outside which "
+            "Bernstein's inequality leaves less than 10⁻⁶ of probability); 'normal approx.': mean = house edge, "
+            "SD = the bet's SD / √rounds, used only where even that window is too wide, at numbers of rounds where "
+            "the normal approximation is "
+            "close. A table's hold mixes its bets in proportion to what is staked on each."
+        ),
+    )
+
+
+def _sessions(bets: Sequence[WagerBet], shown: Sequence[WagerBet], sims: Sequence[Simulation], what: str) -> Section:
     s = Section("A session's result")
     s.paragraph(
         f"A session of {SESSION_ROUNDS} {what} with one unit on the bet every time: the expected net, its standard "
@@ -425,12 +516,13 @@ def _sessions(bets: Sequence[WagerBet], sim: Simulation | None, what: str) -> Se
             [b.name, Cell(f"{f.expected:+.4f}", "r"), Cell(f"{f.sd:.4f}", "r"), p(f.ahead), p(f.even), p(f.behind)]
         )
     s.add(TableBlock(("bet", "expected net", "SD", "P(ahead)", "P(even)", "P(behind)"), rows))
-    chosen = [(b, dists[b.name]) for b in _representative(bets)]
+    sim_of = dict(zip((b.name for b in bets), sims, strict=False))
+    chosen = [(b, dists[b.name], sim_of.get(b.name)) for b in shown]
     s.add(
         FigureBlock(
-            session_figure(chosen, sim, SESSION_ROUNDS),
+            session_figure(chosen, SESSION_ROUNDS),
             f"The net of a {SESSION_ROUNDS}-{what[:-1]} session for the bets of lowest, median and highest SD: exact "
-            "distribution and simulated sessions (the first simulated rounds, in order).",
+            "distribution and simulated sessions (the first simulated rounds of the bet's own stream, in order).",
         )
     )
     return s

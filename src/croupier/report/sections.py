@@ -310,9 +310,11 @@ def monte_carlo_section(
     what: str = "rounds",
     note: str | None = None,
     plot: bool = True,
+    independent: bool = False,
 ) -> Section:
     """Each figure's exact value against its simulated mean, SE, 95% interval and z-score, marking whether the
-    exact value lies inside; a summary sentence; and (``plot``) a figure of the intervals."""
+    exact value lies inside; a summary sentence; and (``plot``) a figure of the intervals. ``independent``: the
+    figures come from independent runs, so the number outside is Binomial(n, 5%) and its tail is given."""
     section = Section(title)
     section.paragraph(
         f"{rounds:,} simulated {what}" + (f" (seed {seed})" if seed is not None else "") + ". " + (note or "")
@@ -335,11 +337,20 @@ def monte_carlo_section(
     ]
     section.add(TableBlock(("figure", "exact", "simulated", "SE", "95% interval", "z", "exact inside"), table))
     inside = sum(r.inside for r in rows)
-    section.paragraph(
+    text = (
         f"{inside} of {len(rows)} exact figures lie inside their 95% confidence intervals. Each interval misses "
-        "the true value with probability 5%, so about one figure in twenty is expected outside by chance; figures "
-        "simulated from the same rounds are correlated."
+        "the true value with probability 5%, so about one figure in twenty is expected outside by chance"
     )
+    if independent:
+        outside = len(rows) - inside
+        tail = binomial_tail(len(rows), outside, 0.05)
+        text += (
+            f". The figures come from independent runs, so the number outside is Binomial({len(rows)}, 5%): "
+            f"{outside} or more outside happens by chance with probability {tail:.3f}."
+        )
+    else:
+        text += "; figures simulated from the same rounds are correlated."
+    section.paragraph(text)
     if plot and rows:
         section.add(
             FigureBlock(
@@ -348,6 +359,11 @@ def monte_carlo_section(
             )
         )
     return section
+
+
+def binomial_tail(n: int, k: int, p: float) -> float:
+    """P(X ≥ k) for X ~ Binomial(n, p)."""
+    return min(1.0, sum(math.comb(n, j) * p**j * (1 - p) ** (n - j) for j in range(max(k, 0), n + 1)))
 
 
 def mc_figure(rows: Sequence[McRow]) -> Figure:
