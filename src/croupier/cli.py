@@ -107,10 +107,10 @@ def rules_show(name: GameArg, preset: PresetOpt = None, rules: RulesOpt = None, 
     except ValueError as exc:
         raise _fail(exc) from None
     r = _rules(name, preset, rules)
-    doc = rulesdoc.document(r, effective=True)
     if as_json:
-        sys.stdout.write(json.dumps({"game": name, **doc}, indent=2) + "\n")
+        sys.stdout.write(rulesdoc.canonical_json(name, r))
         return
+    doc = rulesdoc.document(r, effective=True)
     table = Table(title=f"{g.title} ({g.statute}) rules", show_lines=True)
     table.add_column("option", no_wrap=True)
     table.add_column("value and meaning", ratio=1)

@@ -341,6 +341,12 @@ def read_document(path: str | Path) -> dict[str, Any]:
     return data
 
 
+def canonical_json(game: str, rules: Any) -> str:
+    """The canonical rules document of ``rules`` for ``game``: exactly what ``croupier rules show GAME --json``
+    prints, and what a PAR sheet's fingerprint hashes (BJ 21: the options a house files)."""
+    return json.dumps({"game": game, **document(rules, effective=True)}, indent=2) + "\n"
+
+
 def document(rules: Any, *, effective: bool = False) -> dict[str, object]:
     """Every option of ``rules`` as it would be written in a rules file (JSON-compatible).
 

@@ -12,7 +12,6 @@ it takes), ASCII only. Two rules files that configure the same table therefore h
 from __future__ import annotations
 
 import hashlib
-import json
 import platform
 import shlex
 from collections.abc import Callable, Sequence
@@ -40,8 +39,7 @@ SIGNERS: tuple[str, ...] = (
 
 def rules_document(game: str, rules: Any) -> bytes:
     """The canonical rules document: exactly the bytes ``croupier rules show GAME --json`` prints."""
-    doc = rulesdoc.document(rules, effective=True)
-    return (json.dumps({"game": game, **doc}, indent=2) + "\n").encode("utf-8")
+    return rulesdoc.canonical_json(game, rules).encode("utf-8")
 
 
 def fingerprint(game: str, rules: Any) -> str:
