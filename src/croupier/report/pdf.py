@@ -18,7 +18,9 @@ from __future__ import annotations
 import html
 import os
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 ENV = "CROUPIER_CHROMIUM"
 """An environment variable naming the Chromium (or Chrome) executable to print with."""
@@ -59,13 +61,18 @@ def check_engine() -> str:
     if path is not None:
         return path
     try:
-        with sync_playwright() as p:
-            bundled = p.chromium.executable_path
+        with ThreadPoolExecutor(max_workers=1) as pool:  # away from any running asyncio loop (render_pdf)
+            bundled = pool.submit(lambda: _bundled(sync_playwright)).result()
     except Exception as exc:  # Playwright's driver failing to start: report it, never a traceback
         raise ValueError(f"--pdf cannot start Playwright ({exc}): {INSTALL}") from None
     if not bundled or not Path(bundled).is_file():
         raise ValueError(f"--pdf needs a Chromium, and none was found: {INSTALL}")
     return "playwright's chromium"
+
+
+def _bundled(sync_playwright: Any) -> str:
+    with sync_playwright() as p:
+        return str(p.chromium.executable_path)
 
 
 def _footer(text: str) -> str:
@@ -81,8 +88,16 @@ def _footer(text: str) -> str:
 
 def render_pdf(document: str, *, footer: str = "") -> bytes:
     """Typeset an HTML ``document`` as an A4 PDF with Chromium (backgrounds printed, ``footer`` and the page
-    number at the foot of every page). ``ValueError`` when no engine is installed or Chromium fails."""
+    number at the foot of every page). ``ValueError`` when no engine is installed or Chromium fails.
+
+    Playwright's sync API refuses to run in a thread with a running asyncio loop (a server's, a notebook's), so
+    the printing runs in a thread of its own."""
     check_engine()
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="croupier-pdf") as pool:
+        return pool.submit(_print, document, footer).result()
+
+
+def _print(document: str, footer: str) -> bytes:
     from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import sync_playwright
 
