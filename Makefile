@@ -18,6 +18,8 @@ DEMO_OFFLINE ?= yes
 CHROMIUM := /usr/bin/chromium
 # Chinese glyphs for the zh-Hant page (the screenshots otherwise show empty boxes).
 CJK_FONT := /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
+# Debian's dieharder, which `croupier rng test` runs beside its own NIST battery (the tests run it too).
+DIEHARDER := /usr/bin/dieharder
 
 .PHONY: demo test lint typecheck scenarios bench clean install screenshots
 
@@ -31,7 +33,7 @@ $(RUNTIME_STAMP): $(BIN)/python pyproject.toml constraints.txt
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[math,server]'; fi
 	@touch $(RUNTIME_STAMP)
 
-$(STAMP): $(BIN)/python pyproject.toml constraints.txt | $(CHROMIUM) $(CJK_FONT)
+$(STAMP): $(BIN)/python pyproject.toml constraints.txt | $(CHROMIUM) $(CJK_FONT) $(DIEHARDER)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -c constraints.txt -e '.[dev]'
 	touch $(STAMP) $(RUNTIME_STAMP)
@@ -47,6 +49,12 @@ $(CJK_FONT):
 	@if [ "$$(id -u)" = 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; \
 	else echo "$(CJK_FONT) is missing: install Debian's fonts-noto-cjk package as root" >&2; exit 1; fi; \
 	$$sudo apt-get update && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends fonts-noto-cjk
+
+# Debian's dieharder, installed only when it is missing (as root, or through sudo).
+$(DIEHARDER):
+	@if [ "$$(id -u)" = 0 ]; then sudo=; elif command -v sudo >/dev/null; then sudo=sudo; \
+	else echo "$(DIEHARDER) is missing: install Debian's dieharder package as root" >&2; exit 1; fi; \
+	$$sudo apt-get update && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends dieharder
 
 install: $(RUNTIME_STAMP)
 
