@@ -18,6 +18,7 @@ is not installed, :func:`run` returns one skipped result that says so.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import shutil
 import subprocess
@@ -132,10 +133,8 @@ def _feed(proc: subprocess.Popen[bytes], stream: Stream, fed: list[int]) -> None
     except (BrokenPipeError, OSError, ValueError):
         pass  # dieharder has read what it needs and closed its input
     finally:
-        try:
+        with contextlib.suppress(OSError):
             proc.stdin.close()
-        except OSError:
-            pass
 
 
 def _read(proc: subprocess.Popen[bytes], got: list[bytes]) -> None:
