@@ -33,7 +33,7 @@ def _bad(message: str) -> typer.Exit:
     from rich.console import Console
     from rich.markup import escape
 
-    Console(stderr=True).print(f"[red]Error:[/red] {escape(message)}")
+    Console(stderr=True).print(f"[red]Error:[/red] {escape(message)}", soft_wrap=True, highlight=False)
     return typer.Exit(2)
 
 
@@ -50,9 +50,7 @@ def _dieharder_tests(spec: str) -> tuple[int, ...] | None:
     try:
         numbers = [int(p) for p in text.split(",") if p.strip()]
     except ValueError:
-        raise ValueError(
-            f"--dieharder takes quick, all, none or test numbers such as 0,1,100, not {spec!r}"
-        ) from None
+        raise ValueError(f"--dieharder takes quick, all, none or test numbers such as 0,1,100, not {spec!r}") from None
     return dieharder.check_tests(numbers)
 
 

@@ -145,9 +145,7 @@ def split(data: npt.NDArray[np.generic], runs: int) -> list[npt.NDArray[np.gener
     return [data[i * each : (i + 1) * each] for i in range(runs)]
 
 
-def test_sample(
-    sample: sources.Sample, runs: int, progress: Callable[[int, int], None] | None = None
-) -> GameRun:
+def test_sample(sample: sources.Sample, runs: int, progress: Callable[[int, int], None] | None = None) -> GameRun:
     """The tests of a drawn sample, split into ``runs`` runs."""
     parts = split(sample.data, runs)
     if parts[0].shape[0] == 0:

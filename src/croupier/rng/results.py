@@ -54,7 +54,7 @@ class TestResult:
     detail: Mapping[str, object] = field(default_factory=dict)
 
     @classmethod
-    def of(
+    def of(  # noqa: PLR0917 - the fields in the dataclass's order, as every test writes them
         cls,
         name: str,
         family: str,
