@@ -695,9 +695,16 @@ def serve(
 admin_app = typer.Typer(help="Bootstrap accounts and money on the server's database.", no_args_is_help=True)
 app.add_typer(admin_app, name="admin")
 
+from croupier.cli_rng import register as _rng_commands  # noqa: E402
 from croupier.cli_simulate import register_all as _simulate_commands  # noqa: E402
 
+app.add_typer(_rng_commands(), name="rng")
+
 app.add_typer(_simulate_commands(), name="simulate")
+
+from croupier.cli_verify import verify as _verify_command  # noqa: E402
+
+app.command("verify")(_verify_command)
 
 
 def _admin_services(database: str | None) -> Any:

@@ -27,6 +27,7 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 HAN = re.compile(r"[\u4e00-\u9fff]")
 CORE_PREFIXES = {"app", "header", "role", "conn", "login", "lobby", "game", "phase", "table", "bet", "error", "toast"}
 CORE_PREFIXES |= {"rules", "recall"}
+CORE_PREFIXES |= {"fair"}  # provably fair rounds: the recall panel's verify (issue 18 §3)
 
 
 PLURAL_FORMS = frozenset({"zero", "one", "two", "few", "many", "other"})

@@ -79,6 +79,11 @@ class BlackjackTable:
 
     # -- the shoe (BJ 2, BJ 4) ------------------------------------------------------------------------------
 
+    @property
+    def shuffle_due(self) -> bool:
+        """Whether the shoe is shuffled before the next deal (none yet, or the cut card came out, BJ 2.2)."""
+        return self.shoe is None or self._shuffle_next
+
     def _new_shoe(self) -> Shoe:
         r = self.rules
         policy = BurnPolicy.PER_DECK if r.burn_after_shuffle is BurnAfterShuffle.PER_DECK else BurnPolicy.ONE

@@ -66,7 +66,8 @@ def replay(scenario: object, *, explain: bool = False) -> dict[str, Any]:
     behind each one.
     """
     doc = need_object(scenario, "The scenario")
-    check_keys(doc, {"game", "rules", "rounds", "expect", "expect_error"}, "The scenario")
+    # "fair": a provably fair table's record of the round (croupier.fair), checked by `croupier verify`, not here.
+    check_keys(doc, {"game", "rules", "rounds", "expect", "expect_error", "fair"}, "The scenario")
     game = doc.get("game")
     if not isinstance(game, str) or game not in RUNNERS:  # a list or object game is not hashable
         raise invalid(f"game {game!r} is not one of {', '.join(sorted(RUNNERS))}.")

@@ -27,6 +27,7 @@ from croupier.service.payloads import (
     ActAnswer,
     AuditLine,
     BetAnswer,
+    FairRecord,
     Health,
     Meters,
     RecalledRound,
@@ -303,6 +304,13 @@ async def recall(
 async def export_scenario(table_id: TablePath, round_id: RoundPath, user: Caller, svc: Services_) -> Scenario:
     """A round as a scenario file that ``croupier replay`` reproduces exactly (admins only)."""
     return await svc.casino_call(Casino.export_scenario, user, table_id, round_id)
+
+
+@router.get("/tables/{table_id}/rounds/{round_id}/fair", tags=["tables"])
+async def fair_record(table_id: TablePath, round_id: RoundPath, user: Caller, svc: Services_) -> FairRecord:
+    """A provably fair round's fairness record (any signed-in user; docs/fairness.md): the commitment, the players'
+    seeds and the outcome, and the server seed once revealed; what ``croupier verify`` and the page's check read."""
+    return await svc.casino_call(Casino.fair_record, user, table_id, round_id)
 
 
 @router.get("/tables/{table_id}/meters", tags=["admin"])

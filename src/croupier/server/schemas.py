@@ -119,6 +119,8 @@ class Bet(Body):
     streak: dict[Annotated[str, StringConstraints(pattern=r"^[0-9]{1,2}$")], Stake] | None = Field(
         default=None, max_length=10
     )
+    client_seed: Annotated[str, StringConstraints(min_length=1, max_length=64, pattern=r"^[ -~]+$")] | None = None
+    """The player's own seed for a provably fair table (docs/fairness.md): 1 to 64 printable ASCII characters."""
 
     def document(self) -> dict[str, Any]:
         """The bet as the service takes it: the fields given."""

@@ -36,11 +36,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Literal, cast
 
+from croupier import fair as fairness
 from croupier.errors import CroupierError, IllegalAction, InvalidInput
 from croupier.games import GAMES
 from croupier.primitives.chance import ChanceExhausted, ChanceSource, SystemRandom
+from croupier.service import casino_fair, casino_meters, casino_recall
 from croupier.service import casino_info as info
-from croupier.service import casino_meters, casino_recall
 from croupier.service.accounts import AccountError, AccountService, Forbidden, Role, User
 from croupier.service.casino_records import (
     AuditRecord,
@@ -52,6 +53,7 @@ from croupier.service.casino_records import (
     TableExists,
     TableRecord,
     TableStatus,
+    UnknownRound,
     UnknownTable,
 )
 from croupier.service.ledger import (
@@ -69,6 +71,7 @@ from croupier.service.payloads import (
     BetAnswer,
     BettingClosed,
     CardTakenBack,
+    FairRecord,
     Meters,
     RecalledRound,
     Reconciliation,
@@ -170,8 +173,10 @@ def _check_last(last: object, most: int) -> int:
 class Casino:
     """The tables, their rounds and their money (see the module docstring and ``docs/casino-service.md``).
 
-    ``source_factory(table_id)`` gives each RNG table its chance source (default ``SystemRandom()``);
-    ``on_commit(label)`` is called after every store or ledger commit. Call :meth:`recover` once at start-up.
+    ``source_factory(table_id)`` gives each RNG table its chance source; without it every RNG table is provably fair
+    (``docs/fairness.md``): each result is derived from a server seed that ``seed_factory()`` draws (default
+    :func:`croupier.fair.new_seed`; tests fix it) and that the table commits to before bets. ``on_commit(label)`` is
+    called after every store or ledger commit. Call :meth:`recover` once at start-up.
     """
 
     def __init__(
@@ -183,12 +188,15 @@ class Casino:
         clock: Callable[[], datetime] = utc_now,
         source_factory: Callable[[str], ChanceSource] | None = None,
         on_commit: Callable[[str], None] | None = None,
+        seed_factory: Callable[[], str] | None = None,
     ) -> None:
         self.ledger = ledger
         self.accounts = accounts
         self.store = store
         self._clock = clock
         self._sources = source_factory or (lambda table_id: SystemRandom())
+        self._provably_fair = source_factory is None  # an injected source scripts or seeds the results: not fair
+        self._seeds = seed_factory or fairness.new_seed
         self._on_commit = on_commit
         self._tables: dict[str, _Table] = {}
         self._subscribers: dict[str, list[Subscription]] = {}
@@ -307,8 +315,55 @@ class Casino:
             f"{t.record.table_id}.{t.seq}", t.record.table_id, t.seq, "betting", RoundState(), now, now
         )
         t.deadline = now + timedelta(seconds=t.record.betting_seconds)
-        self._save(t, "round_opened")
-        self._event(t, "betting_open", closes_at=t.deadline.isoformat())
+        fair = t.game.open_fair(t.current.round_id, self._new_seed) if t.game.provably_fair else None
+        if fair is not None:
+            t.change(fair=fair)
+            t.game.use_fair(fair)
+        self._save(t, "round_opened")  # the seed is stored before its commitment is published
+        commitment = casino_fair.commitment_of(fair)
+        if commitment is not None:
+            self._event(t, "betting_open", closes_at=t.deadline.isoformat(), fair=commitment)
+        else:
+            self._event(t, "betting_open", closes_at=t.deadline.isoformat())
+
+    def _new_seed(self) -> str:
+        """A fresh server seed from ``seed_factory``, checked (64 hex digits)."""
+        seed = self._seeds()
+        fairness.commitment(seed)  # a malformed seed from the factory is a fault, raised before anything is stored
+        return seed.lower()
+
+    def _fix_fair_inputs(self, t: _Table) -> None:
+        """At the bell: the public inputs (the players' seeds) of the round's fair draw are fixed and stored."""
+        fair = t.current.state.fair
+        if fair is None:
+            return
+        fixed = t.game.fix_inputs(fair, t.current.state.steps)
+        if fixed is not fair:
+            t.change(fair=fixed)
+            t.game.use_fair(fixed)
+
+    def _fair_record(self, t: _Table | None, table_id: str, game: str, record: RoundRecord) -> FairRecord | None:
+        """A round's fairness record as anyone may see it (:mod:`croupier.service.casino_fair`); a blackjack shoe's
+        cards from the stored rounds, the table's round in play as it stands in memory."""
+        if record.state.fair is None:
+            return None
+        shoe_rounds: list[RoundRecord] = []
+        if "shoe" in record.state.fair:
+            shoe_rounds = self.store.rounds(table_id, last=HISTORY)
+            if t is not None and t.round is not None:
+                shoe_rounds = [t.round if r.round_id == t.round.round_id else r for r in shoe_rounds]
+                if all(r.round_id != t.round.round_id for r in shoe_rounds):
+                    shoe_rounds.append(t.round)
+        return casino_fair.record_of(game, t.game if t is not None else None, record, shoe_rounds)
+
+    def _revealing(self, t: _Table) -> dict[str, object]:
+        """The ``fair`` key of a ``settled`` or ``void`` event: the round's record when its draw has just ended (a
+        roulette or sic bo round; a blackjack shoe at its last round), seed included."""
+        r = t.current
+        if r.state.fair is None or not t.game.fair_ended():
+            return {}
+        record = self._fair_record(t, t.record.table_id, t.record.game, r)
+        return {"fair": record} if record is not None and record["revealed"] else {}
 
     def _step(self, t: _Table, step: Step, *, record: bool = True) -> None:
         """Apply a step to the engine and record it (the caller saves; ``record=False``: already recorded); a live
@@ -388,7 +443,7 @@ class Casino:
         )
         t.game.remember(r.round_id)
         self._event(t, "result", outcome=r.state.outcome)
-        self._event(t, "settled", nets=nets, players=self._players_of(t))
+        self._event(t, "settled", nets=nets, players=self._players_of(t), **self._revealing(t))
 
     def _players_of(self, t: _Table) -> dict[str, int]:
         state = t.current.state
@@ -416,7 +471,7 @@ class Casino:
             t.game.remember(r.round_id)
         rule = t.game.void_rule
         self._audit(actor, "void", t.record.table_id, round=r.round_id, reason=reason, rule=rule)
-        self._event(t, "void", reason=reason, rule=rule)
+        self._event(t, "void", reason=reason, rule=rule, **self._revealing(t))
 
     def _bell(self, t: _Table) -> None:
         """The betting window's end (RO 3, SB 3.1, BJ 5.1): no bet → the window starts again; else the bell."""
@@ -427,6 +482,7 @@ class Casino:
             return
         for player in t.game.forfeits():
             self._step(t, ForfeitStep(player))  # BJ 13.5.4: no main bet, no streak
+        self._fix_fair_inputs(t)
         r.status = "playing"
         t.deadline = None
         self._event(t, "betting_closed")
@@ -551,7 +607,9 @@ class Casino:
 
     def _build(self, record: TableRecord, rules: object) -> _Table:
         rng = None if record.live else self._sources(record.table_id)
-        return _Table(record, new_table_game(record.game, rules, live=record.live, rng=rng))
+        game = new_table_game(record.game, rules, live=record.live, rng=rng)
+        game.provably_fair = self._provably_fair and not record.live
+        return _Table(record, game)
 
     def close_table(self, who: User, table_id: str) -> TableClosed:
         """Close a table (admin); refused while its round has bets (RO 3, SB 4, BJ 7.1)."""
@@ -612,13 +670,54 @@ class Casino:
             self._require(who, Role.ADMIN)
             _check_last(last, HISTORY)
             t = self._tables.get(table_id)
-            return casino_recall.recall(
+            out = casino_recall.recall(
                 self.store,
                 table_id,
                 last,
                 game=t.game if t is not None else None,
                 current=t.round if t is not None else None,
             )
+            for entry in out:
+                record = t.round if t is not None and t.round and t.round.round_id == entry["round"] else None
+                record = record or self.store.get_round(entry["round"])
+                if record is not None and record.state.fair is not None:
+                    game = t.record.game if t is not None else self._game_of(table_id)
+                    fair = self._fair_record(t, table_id, game, record)
+                    if fair is not None:
+                        entry["fair"] = fair
+            return out
+
+    def _game_of(self, table_id: str) -> str:
+        """The game of a table, open or closed (``UnknownTable`` if the store has no such table)."""
+        game = next((r.game for r in self.store.tables() if r.table_id == table_id), None)
+        if game is None:
+            raise UnknownTable(f"There is no table {table_id!r}.")
+        return game
+
+    def fair_record(self, who: User, table_id: str, round_id: str) -> FairRecord:
+        """A provably fair round's fairness record (any role; ``docs/fairness.md``): the commitment, the public
+        inputs and the outcome always, the seed once revealed (a roulette or sic bo round once settled or voided, a
+        blackjack shoe once it ended). ``UnknownRound`` for a round that is not the table's; ``InvalidInput`` for one
+        with no committed seed (a live table, or a table whose results a given source draws)."""
+        with self._lock:
+            self._require(who, Role.PLAYER, Role.DEALER, Role.ADMIN)
+            if not isinstance(table_id, str) or not isinstance(round_id, str):
+                raise InvalidInput(f"{round_id!r} is not a round of table {table_id!r}.")
+            t = self._tables.get(table_id)
+            record = t.round if t is not None and t.round and t.round.round_id == round_id else None
+            record = record or self.store.get_round(round_id)
+            if record is None or record.table_id != table_id:
+                if t is None and not self.store.rounds(table_id, last=1):
+                    raise UnknownTable(f"There is no table {table_id!r}.")
+                raise UnknownRound(f"{round_id!r} is not a round of table {table_id!r}.")
+            game = t.record.game if t is not None else self._game_of(table_id)
+            fair = self._fair_record(t, table_id, game, record)
+            if fair is None:
+                raise InvalidInput(
+                    f"Round {round_id} is not provably fair: its table's results are reported by a dealer or drawn "
+                    "by a source the casino was given."
+                )
+            return fair
 
     def export_scenario(self, who: User, table_id: str, round_id: str) -> Scenario:
         """A settled round as a SCENARIOS.md scenario that ``croupier replay`` reproduces (admin). Blackjack
@@ -626,7 +725,12 @@ class Casino:
         with self._lock:
             self._require(who, Role.ADMIN)
             t = self._table(table_id)
-            return casino_recall.export(self.store, t.game, table_id, round_id)
+            scenario = casino_recall.export(self.store, t.game, table_id, round_id)
+            record = self.store.get_round(round_id)
+            fair = self._fair_record(t, table_id, t.record.game, record) if record is not None else None
+            if fair is not None:
+                scenario["fair"] = fair
+            return scenario
 
     def meters(self, who: User, table_id: str) -> Meters:
         """Rounds, wagered, paid, voided, held and the house result of a table, from the ledger (admin)."""
@@ -675,6 +779,9 @@ class Casino:
             t = self._table(table_id)
             out = self._describe(t)
             out["view"] = t.game.view(who.username if who.role is Role.PLAYER else None)
+            commitment = casino_fair.commitment_of(t.round.state.fair if t.round is not None else None)
+            if commitment is not None:
+                out["fair"] = commitment
             if who.role is Role.PLAYER:
                 out["wallet"] = self.ledger.wallet(who.username)
             elif who.role is Role.DEALER and t.record.live and who.username in t.record.dealers and t.round:

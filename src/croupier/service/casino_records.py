@@ -27,6 +27,12 @@ class UnknownTable(CroupierError):
     kind = "unknown_table"
 
 
+class UnknownRound(CroupierError):
+    """A round id that names no round of the table (the server answers 404)."""
+
+    kind = "unknown_round"
+
+
 class TableExists(CroupierError):
     """An ``open_table`` for a table that is already open."""
 

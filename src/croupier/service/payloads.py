@@ -351,6 +351,38 @@ class DealerPrompt(TypedDict, closed=True):
     reported: list[str]
 
 
+class FairCommitment(TypedDict, closed=True):
+    """What a provably fair table publishes before bets (``betting_open``, the table view): the draw's ``label``
+    (the round's id; a blackjack shoe's ``<table>.shoe<seq>``, with ``shoe``) and the SHA-256 ``commitment`` of its
+    secret seed."""
+
+    label: str
+    commitment: str
+    shoe: NotRequired[str]
+
+
+class FairRecord(TypedDict, closed=True):
+    """A round's fairness record (``GET /api/tables/{id}/rounds/{round}/fair``; recall's and an export's ``fair``):
+    everything ``croupier verify`` and the page's check need. ``seed`` is null until revealed (a roulette or sic bo
+    round once settled or voided, a blackjack shoe once it ended); ``inputs`` the players' seeds, ``[ref, seed]`` in
+    bet order; ``result`` the pocket or dice (roulette, sic bo; null before the result); ``cards`` (blackjack, once
+    revealed) every card out of the shoe since its shuffle through this round, burns included, in order."""
+
+    version: str
+    game: Game
+    table: str
+    round: str
+    label: str
+    commitment: str
+    seed: str | None
+    revealed: bool
+    inputs: list[list[str]]
+    result: NotRequired[int | list[int] | None]
+    shoe: NotRequired[str]
+    decks: NotRequired[int]
+    cards: NotRequired[list[str] | None]
+
+
 class TableView(_TableFields, closed=True):
     """What the caller may see of a table (``Casino.table_view``; the WebSocket's snapshot): its description, the
     round's view (null for a blackjack table before its first round), for a player the wallet, and for a dealer
@@ -359,6 +391,8 @@ class TableView(_TableFields, closed=True):
     view: WagerView | BlackjackView | None
     wallet: NotRequired[int]
     dealer_prompt: NotRequired[DealerPrompt]
+    fair: NotRequired[FairCommitment]
+    """A provably fair table's commitment for the round shown (``docs/fairness.md``); never its seed."""
 
 
 # -- the rules panel -------------------------------------------------------------------------------------------------
@@ -581,6 +615,8 @@ class WagerBet(TypedDict, closed=True):
     index: NotRequired[int]
     face: NotRequired[int]
     total: NotRequired[int]
+    client_seed: NotRequired[str]
+    """The player's own seed, a public input of a provably fair round (``docs/fairness.md``)."""
 
 
 class BlackjackBet(TypedDict, closed=True):
@@ -591,6 +627,8 @@ class BlackjackBet(TypedDict, closed=True):
     main: int
     side: dict[str, int]
     streak: dict[str, int]
+    client_seed: NotRequired[str]
+    """The player's own seed, a public input of the shoe this round's deal shuffles (``docs/fairness.md``)."""
 
 
 class ExtraStake(TypedDict, closed=True):
@@ -878,6 +916,7 @@ class RecalledRound(TypedDict, closed=True):
     outcome: RoundOutcome | None
     entry: int | None
     operations: NotRequired[list[dict[str, Any]]]
+    fair: NotRequired[FairRecord]
 
 
 class Scenario(TypedDict, closed=True):
@@ -886,6 +925,8 @@ class Scenario(TypedDict, closed=True):
     game: Game
     rules: dict[str, Any]
     rounds: list[dict[str, Any]]
+    fair: NotRequired[FairRecord]
+    """A provably fair table's record of the exported round (``croupier verify``; ``croupier replay`` ignores it)."""
 
 
 class MeterTotals(TypedDict, closed=True):

@@ -240,6 +240,9 @@ class RoundState:
     order they left the shoe), ``reported`` (live cards not used yet), ``acts`` (answers by idempotency key),
     ``next`` (the last hold's number), ``stalled`` (a live step waiting for a card), and once settled ``nets`` (the
     net of each hold), ``outcome`` (the SCENARIOS.md result) and ``entry`` (the settling or voiding ledger entry).
+    ``fair`` is a provably fair table's draw (:mod:`croupier.fair`): ``label``, the secret ``seed``, its
+    ``commitment``, the public ``inputs`` once fixed and, for a blackjack shoe, ``shoe`` and ``decks``; stored with
+    the round (it survives a crash) and shown only as :mod:`croupier.service.casino_fair` allows.
     """
 
     holds: tuple[Hold, ...] = ()
@@ -252,6 +255,7 @@ class RoundState:
     nets: Mapping[str, int] | None = None
     outcome: JsonObject | None = None
     entry: int | None = None
+    fair: JsonObject | None = None
 
     @property
     def held(self) -> list[Hold]:
@@ -275,6 +279,7 @@ class RoundState:
             nets=self.nets,
             outcome=self.outcome,
             entry=self.entry,
+            fair=self.fair,
         )
 
     def to_json(self) -> JsonObject:
@@ -295,6 +300,8 @@ class RoundState:
             out["outcome"] = self.outcome
         if self.entry is not None:
             out["entry"] = self.entry
+        if self.fair is not None:  # only a provably fair table's rounds have it: older rounds stay byte for byte
+            out["fair"] = self.fair
         return out
 
     @classmethod
@@ -313,4 +320,5 @@ class RoundState:
             nets=cast("dict[str, int] | None", doc.get("nets")),
             outcome=cast("JsonObject | None", doc.get("outcome")),
             entry=cast("int | None", doc.get("entry")),
+            fair=cast("JsonObject | None", doc.get("fair")),
         )

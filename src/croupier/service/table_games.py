@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections import OrderedDict, deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import fields, is_dataclass, replace
 from enum import Enum
 from typing import ClassVar, Generic, Literal, TypeVar, cast
 
+from croupier import fair as fairness
 from croupier import games as games_registry
 from croupier import rulesdoc
 from croupier.blackjack import rules as bj_rules
@@ -107,6 +108,23 @@ def jsonable(value: object) -> object:
     return value
 
 
+def bet_inputs(steps: Sequence[Step]) -> list[list[str]]:
+    """A round's public inputs (:func:`croupier.fair.encode_inputs`): ``[ref, player seed]`` of each bet that carries
+    a ``client_seed``, in bet order."""
+    out: list[list[str]] = []
+    for step in steps:
+        if isinstance(step, BetStep):
+            seed = step.bet.get("client_seed")
+            if isinstance(seed, str):
+                out.append([step.ref, seed])
+    return out
+
+
+def _pairs(raw: object) -> list[list[str]]:
+    """Stored inputs as ``[ref, seed]`` pairs."""
+    return [[str(p[0]), str(p[1])] for p in raw] if isinstance(raw, list) else []
+
+
 def view_event(event: Mapping[str, object], viewer: str | None) -> Event:
     """``event`` as ``viewer`` may see it: a face-down box card only for that box's bettors (BJ 5.2)."""
     out = {k: v for k, v in event.items() if k != "_private"}
@@ -139,6 +157,11 @@ class TableGame(ABC):
         self.close_rule = rules.close
         """Why a table with a round in play may not close (RO 3, SB 4, BJ 7.1)."""
         self.bet_kinds = self.spec.bet_kinds
+        self.provably_fair = False
+        """Whether the table's results are derived from committed seeds (:mod:`croupier.fair`); set by the casino
+        for an RNG table whose chance source it was not given."""
+        self.fair: JsonObject | None = None
+        """The fair draw in use (a round's, or a blackjack shoe's): as stored in :attr:`RoundState.fair`."""
 
     @classmethod
     @abstractmethod
@@ -177,8 +200,34 @@ class TableGame(ABC):
     def replay(self, state: RoundState) -> None:
         """A fresh engine round with every stored step applied (a stored card or result is never drawn again)."""
         self.open_round()
+        self.use_fair(state.fair)
         for step in state.steps:
             self.apply(step)
+
+    # -- provably fair draws (croupier.fair) ---------------------------------------------------------------------
+
+    def open_fair(self, round_id: str, new_seed: Callable[[], str]) -> JsonObject | None:
+        """The fair draw of a round opening now (its ``label`` is the round's id): a fresh seed and its commitment."""
+        seed = new_seed()
+        return {"label": round_id, "seed": seed, "commitment": fairness.commitment(seed)}
+
+    def fix_inputs(self, fair: JsonObject, steps: Sequence[Step]) -> JsonObject:
+        """At the bell: the draw with its public inputs fixed (each bet's player seed, in bet order)."""
+        if "inputs" in fair:
+            return fair
+        return {**fair, "inputs": bet_inputs(steps)}
+
+    def use_fair(self, fair: JsonObject | None) -> None:
+        """Draw from ``fair`` from now on (``None``: a round without a committed seed)."""
+        self.fair = fair
+
+    def fair_revealed(self, fair: Mapping[str, object], finished: bool) -> bool:
+        """Whether a round's seed may be shown: once the round is settled or voided (it can no longer be played)."""
+        return finished
+
+    def fair_ended(self) -> bool:
+        """Whether the draw in use has ended with the round just finished (its seed is revealed in the events)."""
+        return True
 
     def pending(self) -> Decision | None:
         """The decision the round waits on, if any."""
@@ -364,7 +413,7 @@ class WagerGame(TableGame, Generic[W]):
     def normalise_bet(self, bet: object) -> tuple[BetDocument, int]:
         if not isinstance(bet, Mapping):
             raise InvalidInput(f"A bet is an object, not {bet!r}.")
-        unknown = set(bet) - {"type", "amount"} - self.placement
+        unknown = set(bet) - {"type", "amount", "client_seed"} - self.placement
         if unknown:
             raise InvalidInput(f"A {self.name} bet has no {', '.join(sorted(unknown))}.")
         kind = bet.get("type")
@@ -385,11 +434,13 @@ class WagerGame(TableGame, Generic[W]):
                 out["total"] = need_int(value, key)
         if out["amount"] <= 0:
             raise BetRejected(f"A bet of {out['amount']} stakes nothing.", rule=self.spec.rules.bets)
+        if "client_seed" in bet:
+            out["client_seed"] = fairness.check_client_seed(bet["client_seed"])
         return out, out["amount"]
 
     @staticmethod
     def _placement(bet: WagerBet) -> dict[str, object]:
-        return {k: v for k, v in bet.items() if k not in ("type", "amount")}
+        return {k: v for k, v in bet.items() if k not in ("type", "amount", "client_seed")}
 
     def verify_bet(self, player: str, bet: BetDocument) -> None:
         wager: WagerBet = bet  # type: ignore[assignment]
@@ -427,6 +478,7 @@ class WagerGame(TableGame, Generic[W]):
 
     def replay(self, state: RoundState) -> None:
         self.open_round()
+        self.use_fair(state.fair)
         for step in state.steps:
             if not isinstance(step, VoidStep):
                 self.apply(step)
@@ -528,7 +580,8 @@ class WagerGame(TableGame, Generic[W]):
                 target = late if results else bets
                 if len(results) > 1:
                     raise InvalidInput("Bets placed after a second void roll cannot be written as a scenario.")
-                target.append({"player": step.player, **step.bet})
+                placed = {k: v for k, v in step.bet.items() if k != "client_seed"}  # the fairness record carries it
+                target.append({"player": step.player, **placed})
             elif isinstance(step, VoidResultStep):
                 results.append("void")
             elif isinstance(step, ResultStep):
@@ -568,6 +621,9 @@ class RouletteGame(WagerGame[RouletteRound]):
         self.round.spin(value)
 
     def draw(self) -> int:
+        if self.fair is not None:
+            f = self.fair
+            return fairness.derive_pocket(str(f["seed"]), str(f["label"]), _pairs(f.get("inputs")))
         assert self.rng is not None
         return self.rng.pocket()
 
@@ -619,6 +675,9 @@ class SicBoGame(WagerGame[SicBoRound]):
         self.round.roll((d1, d2, d3))
 
     def draw(self) -> list[int]:
+        if self.fair is not None:
+            f = self.fair
+            return fairness.derive_dice(str(f["seed"]), str(f["label"]), _pairs(f.get("inputs")))
         assert self.rng is not None
         return list(self.rng.dice())
 
@@ -645,9 +704,11 @@ class SicBoGame(WagerGame[SicBoRound]):
 
 class ShoeCards(ChanceSource):
     """The card source of a casino blackjack table. Stored cards (a replay) and cards a dealer reported come
-    first, from :attr:`queue`; an RNG table then draws each card uniformly from what the engine's shoe still
-    holds (the same law as a shuffled shoe, and no shoe order exists to be stored or leaked); a live table with
-    no reported card raises ``ChanceExhausted`` and the engine undoes the step until the card is reported."""
+    first, from :attr:`queue`; a provably fair table then deals its committed shoe's :attr:`order` (the card at the
+    position of the engine's shoe: burns included, since its shuffle); another RNG table draws each card uniformly
+    from what the engine's shoe still holds (the same law as a shuffled shoe, and no shoe order exists to be stored
+    or leaked); a live table with no reported card raises ``ChanceExhausted`` and the engine undoes the step until
+    the card is reported."""
 
     is_random = False
 
@@ -655,6 +716,8 @@ class ShoeCards(ChanceSource):
         self.rng = rng
         self.queue: deque[Card] = deque()
         self.table: BlackjackTable | None = None
+        self.order: list[Card] | None = None
+        """The fair shoe's order, top first (:func:`croupier.fair.derive_shoe_order`), once its inputs are fixed."""
 
     def pocket(self) -> int:  # pragma: no cover - a shoe has no wheel
         raise ChanceExhausted("a shoe has no wheel")
@@ -665,6 +728,11 @@ class ShoeCards(ChanceSource):
     def card(self) -> Card:
         if self.queue:
             return self.queue.popleft()
+        if self.order is not None and self.table is not None and self.table.shoe is not None:
+            position = self.table.shoe.dealt
+            if position >= len(self.order):
+                raise ChanceExhausted("the shoe is empty")
+            return self.order[position]
         if self.rng is None:
             raise ChanceExhausted("no card has been reported yet")
         if isinstance(self.rng, RandomSource) and self.rng.is_random and self.table is not None:
@@ -696,6 +764,7 @@ class BlackjackGame(TableGame):
         self.engine = BlackjackTable(rules, self.cards)
         self.cards.table = self.engine
         self.rnd: BlackjackRound | None = None
+        self._orders: dict[str, list[Card]] = {}  # the fair shoes' orders by label (a replay derives each once)
 
     @classmethod
     def create(cls, rules: object, live: bool, rng: ChanceSource | None) -> BlackjackGame:
@@ -714,10 +783,10 @@ class BlackjackGame(TableGame):
     def normalise_bet(self, bet: object) -> tuple[BetDocument, int]:
         if not isinstance(bet, Mapping):
             raise InvalidInput(f"A bet is an object, not {bet!r}.")
-        unknown = set(bet) - {"box", "main", "side", "streak"}
+        unknown = set(bet) - {"box", "main", "side", "streak", "client_seed"}
         if unknown:
             names = ", ".join(sorted(unknown))
-            raise InvalidInput(f"A blackjack bet has no {names}: it names box, main, side, streak.")
+            raise InvalidInput(f"A blackjack bet has no {names}: it names box, main, side, streak, client_seed.")
         if "main" in bet and isinstance(bet["main"], int) and not isinstance(bet["main"], bool) and bet["main"] <= 0:
             raise BetRejected(
                 f"A main bet of {bet['main']} stakes nothing; leave it out for side bets only.", rule="BJ 3"
@@ -740,6 +809,8 @@ class BlackjackGame(TableGame):
         amounts = [out["main"], *side.values(), *out["streak"].values()]
         if any(a < 0 for a in amounts) or sum(amounts) <= 0:
             raise BetRejected("A bet stakes a positive amount.", rule="BJ 3")
+        if "client_seed" in bet:
+            out["client_seed"] = fairness.check_client_seed(bet["client_seed"])
         return out, sum(amounts)
 
     def verify_bet(self, player: str, bet: BetDocument) -> None:
@@ -786,10 +857,75 @@ class BlackjackGame(TableGame):
 
     def replay(self, state: RoundState) -> None:
         self.open_round()
+        self.use_fair(state.fair)
         self.cards.queue.clear()
         self.cards.queue.extend(parse_card(c) for c in (*state.cards, *state.reported))
         for step in state.steps:
             self.apply(step)
+
+    # -- the provably fair shoe: one committed seed orders the whole shoe ------------------------------------
+
+    def shuffle_due(self) -> bool:
+        """Whether the next deal starts a fresh shoe: the first, after the cut card came out (BJ 2.2), or every
+        round under a continuous shuffler or from a dealing box."""
+        return (
+            self.engine.shoe is None
+            or self.engine.shuffle_due
+            or self.rules.dealing_device is not bj_rules.DealingDevice.SHOE
+        )
+
+    def open_fair(self, round_id: str, new_seed: Callable[[], str]) -> JsonObject | None:
+        """A round whose deal shuffles commits a new shoe (``label`` ``<table>.shoe<seq>``); any other round deals
+        on from the shoe in use (its draw, without ``shuffle``); ``None`` while no committed shoe is in use (a table
+        made fair in the middle of a shoe, until its next shuffle)."""
+        if self.shuffle_due():
+            table, _, seq = round_id.rpartition(".")
+            label = f"{table}.shoe{seq}"
+            seed = new_seed()
+            return {
+                "label": label,
+                "shoe": label,
+                "seed": seed,
+                "commitment": fairness.commitment(seed),
+                "decks": self.rules.decks,
+                "shuffle": True,
+            }
+        current = self.fair
+        if current is None or "inputs" not in current:
+            return None
+        return {k: v for k, v in current.items() if k != "shuffle"}
+
+    def fix_inputs(self, fair: JsonObject, steps: Sequence[Step]) -> JsonObject:
+        """The shoe's inputs are the player seeds of the round whose deal shuffles it."""
+        if "inputs" in fair or not fair.get("shuffle"):
+            return fair
+        return {**fair, "inputs": bet_inputs(steps)}
+
+    def use_fair(self, fair: JsonObject | None) -> None:
+        self.fair = fair
+        if fair is None or "inputs" not in fair:  # no committed shoe, or its inputs are fixed at its bell
+            self.cards.order = None
+            return
+        label = str(fair["label"])
+        order = self._orders.get(label)
+        if order is None:
+            codes = fairness.derive_shoe_order(
+                str(fair["seed"]), label, _pairs(fair["inputs"]), int(cast(int, fair["decks"]))
+            )
+            order = [parse_card(c) for c in codes]
+            self._orders = {label: order}  # only the shoe in use is kept
+        self.cards.order = order
+
+    def fair_revealed(self, fair: Mapping[str, object], finished: bool) -> bool:
+        """A shoe's seed is shown once the shoe has ended: a later shoe is in use, or the round is over and the
+        next deal shuffles (the cut card came out; every round under a shuffler)."""
+        current = self.fair
+        if current is None or fair.get("label") != current.get("label"):
+            return True
+        return finished and self.shuffle_due()
+
+    def fair_ended(self) -> bool:
+        return self.shuffle_due()
 
     def restore_after_failed_replay(self) -> None:
         self.rnd = self.engine.round

@@ -4,6 +4,7 @@
 // server; every amount is shown through money().
 
 import { el, fill, money, odds } from './dom.js';
+import { verifyControl } from './fair.js';
 
 const RECALL = 10;
 const WIDE = '(min-width: 900px)'; // the stylesheet's desktop width: the panels start open there, folded on a phone
@@ -238,6 +239,8 @@ export function mount(root, ctx) {
               el('span', { class: 'badge', 'data-status': r.status, text: ctx.t(`recall.status.${r.status}`) }),
               ' ',
               el('span', { class: 'recall-result', text: resultText(r) }),
+              // An RNG table's finished round: check its fairness record here (docs/fairness.md).
+              !ctx.table.live && (r.status === 'settled' || r.status === 'voided') ? [' ', verifyControl(ctx, tableId, r.round)] : null,
             ),
             el(
               'table',
