@@ -19,9 +19,9 @@ from croupier.sicbo.rules import BET_IDS as SICBO_BETS
 from croupier.sicbo.rules import STATUTE as SICBO_STATUTE
 
 LANGS = ("en", "pt", "zh-Hant")
-MODULES = ("core", "roulette", "sicbo", "dealer", "blackjack")
-MINE = ("core", "roulette", "sicbo", "dealer")
-SCRIPTS = ("app", "dom", "wager", "roulette", "sicbo", "dealer", "panels")
+MODULES = ("core", "roulette", "sicbo", "dealer", "blackjack", "watch")
+MINE = ("core", "roulette", "sicbo", "dealer", "watch")
+SCRIPTS = ("app", "dom", "wager", "roulette", "sicbo", "dealer", "panels", "fair", "watch")
 LITERAL = re.compile(r"""\bt\(\s*['"]([A-Za-z0-9_.-]+)['"]""")
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 HAN = re.compile(r"[\u4e00-\u9fff]")

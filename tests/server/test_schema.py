@@ -253,7 +253,7 @@ def test_every_response_conforms_to_its_schema(server: Server, tmp_path: Path) -
 def test_every_api_route_has_a_response_model_for_its_success() -> None:
     """Every REST operation documents its success: a response model (a payload type) for 200 and 201, no body for
     204; none answers ``Any``. The operations are the OpenAPI document's (every route the app includes)."""
-    from croupier.server import routes, ui
+    from croupier.server import routes, ui, watch
     from croupier.server.app import create_app
     from croupier.server.services import Services
     from croupier.service.accounts import AccountService
@@ -270,7 +270,7 @@ def test_every_api_route_has_a_response_model_for_its_success() -> None:
         services.close()
     api_routes = {
         (method, route.path): route
-        for router in (routes.router, ui.router)
+        for router in (routes.router, ui.router, watch.router)
         for route in router.routes
         if isinstance(route, APIRoute)
         for method in route.methods

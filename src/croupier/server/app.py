@@ -17,7 +17,7 @@ from fastapi import FastAPI
 
 from croupier import __version__
 from croupier.money import DEFAULT_CURRENCY, check_currency
-from croupier.server import errors, routes, ui, ws
+from croupier.server import errors, routes, ui, watch, ws
 from croupier.server.edge import Edge
 from croupier.server.logins import LOGINS, LoginGate, LoginLimits, housekeeping
 from croupier.server.ratelimit import Limit, RateLimiter
@@ -109,5 +109,6 @@ def create_app(
     app.add_middleware(Edge)  # outermost: the body limit and the security headers (croupier.server.edge)
     app.include_router(routes.router)
     app.include_router(ws.router)
+    app.include_router(watch.router)
     ui.install(app)  # last: the page's files answer only the paths no route claimed
     return app

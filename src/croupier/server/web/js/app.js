@@ -4,9 +4,10 @@
 
 import { el, fill, freshKey, money, secondsUntil, setMoneyFormat } from './dom.js';
 import { isMuted, onMute, play, setMuted } from './sound.js';
+import { mount as watchPage } from './watch.js';
 
 const LANGS = ['en', 'pt', 'zh-Hant'];
-const MODULES = ['core', 'roulette', 'sicbo', 'blackjack', 'dealer'];
+const MODULES = ['core', 'roulette', 'sicbo', 'blackjack', 'dealer', 'watch'];
 const SESSION_KEY = 'croupier.session';
 const LANG_KEY = 'croupier.lang';
 const LOBBY_REFRESH_MS = 5000;
@@ -299,7 +300,9 @@ function route() {
     return;
   }
   const table = /^#\/table\/([A-Za-z0-9][A-Za-z0-9_-]*)$/.exec(hash);
+  const watch = /^#\/watch(?:\/([A-Za-z0-9][A-Za-z0-9_-]*))?$/.exec(hash); // the admin's bias watch (js/watch.js)
   if (table) state.page = tablePage(view, table[1]);
+  else if (watch) state.page = watchPage(view, { t, api, errorText, onLanguage, setConn, me: state.session }, watch[1] || null);
   else {
     if (hash !== '#/lobby') history.replaceState(null, '', '#/lobby');
     state.page = lobbyPage(view);
