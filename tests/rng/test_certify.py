@@ -242,3 +242,68 @@ def test_the_html_report_names_every_test_its_verdict_and_the_data(tmp_path: Pat
     assert "FAIL" in page and "verdict at 0.01" in page
     assert page.count("data:image/png;base64,") == 2  # the p-value histogram and the per-pocket deviations
     assert "report written to" in stdout
+
+
+# -- a table's recorded results: --table ID --database URL -----------------------------------------------------------
+
+
+@pytest.fixture
+def casino_db(tmp_path: Path) -> str:
+    """A casino database with a live roulette table R1 whose wheel favours pocket 17 (4/37) for 800 spins, a fair
+    live sic bo table S1 (300 rolls) and an RNG blackjack table B1."""
+    from croupier.storage import upgrade
+    from service.test_bias_watch import live_table, play, sql_world
+
+    url = f"sqlite:///{tmp_path / 'casino.sqlite3'}"
+    upgrade(url)
+    world = sql_world(url)
+    law = np.full(37, (1 - 4 / 37) / 36)
+    law[17] = 4 / 37
+    live_table(world, "R1")
+    play(world, "R1", [int(x) for x in np.random.default_rng(3).choice(37, size=800, p=law)])
+    live_table(world, "S1", "sicbo")
+    rolls = np.random.default_rng(4).integers(1, 7, size=(300, 3))
+    play(world, "S1", [[int(d) for d in roll] for roll in rolls])
+    world.casino.open_table(world.admin, table_id="B1", game="blackjack")
+    return url
+
+
+def test_a_tables_results_are_tested_with_the_bias_watch(casino_db: str, tmp_path: Path) -> None:
+    out = tmp_path / "watch.html"
+    code, stdout, _ = _run("--table", "R1", "--database", casino_db, "--json", "--report", str(out))
+    assert code == 1
+    doc = json.loads(stdout)
+    game = doc["games"][0]
+    assert game["game"] == "roulette" and game["samples_per_run"] == 800
+    assert "800 settled spins of table R1 (rounds R1.1 to R1.800)" in game["description"]
+    pockets = next(r for r in game["results"][0] if r["name"] == "roulette: pockets")
+    assert pockets["verdict"] == "fail"
+    watch = doc["watch"]
+    assert watch["flagged"] is True and watch["furthest"][0]["cell"] == 17
+    page = out.read_text()
+    assert "Bias watch" in page and "FLAGGED" in page
+    assert "The sequential view" in page and "Per-pocket deviation" in page  # the watch's plot and the pockets'
+    assert "p-values: a sound generator" not in page  # 7 p-values make no histogram
+    code, stdout, _ = _run("--table", "R1", "--database", casino_db, "--last", "100", "--json")
+    assert json.loads(stdout)["games"][0]["samples_per_run"] == 100  # the last 100 spins only
+
+
+def test_a_fair_dice_table_passes(casino_db: str) -> None:
+    code, stdout, _ = _run("--table", "S1", "--database", casino_db, "--json")
+    doc = json.loads(stdout)
+    assert code == 0 and doc["verdict"] == "pass" and doc["watch"]["flagged"] is False
+    assert doc["games"][0]["samples_per_run"] == 300
+
+
+@pytest.mark.parametrize(
+    ("table", "says"),
+    [("NOPE", "There is no table 'NOPE'"), ("B1", "not a shoe's cards")],
+)
+def test_a_table_the_watch_cannot_test_is_exit_2(casino_db: str, table: str, says: str) -> None:
+    code, out, err = _run("--table", table, "--database", casino_db)
+    assert code == 2 and says in " ".join(err.split()) and out == ""
+
+
+def test_a_database_that_is_not_there_is_exit_2(tmp_path: Path) -> None:
+    code, _, err = _run("--table", "R1", "--database", f"sqlite:///{tmp_path / 'none.sqlite3'}")
+    assert code == 2 and "no SQLite database" in err

@@ -6,7 +6,7 @@ deviations), the source and the samples, and the fingerprint of the data tested.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -215,23 +215,74 @@ def build(cert: Certification) -> Report:
         )
         d.add(results_table(cert.dieharder, alpha))
         rep.add(d)
-    for title, blocks in cert_sections(cert):
-        sec = Section(title)
-        sec.add(*blocks)
-        rep.add(sec)
+    watch = cert.extra.get("watch")
+    if isinstance(watch, Mapping):
+        rep.add(watch_section(watch))
     return rep
 
 
-def cert_sections(cert: Certification) -> list[tuple[str, list[TableBlock]]]:
-    """Extra sections a run carries (a table's bias watch: its furthest pockets or faces)."""
-    watch = cert.extra.get("watch")
-    if not isinstance(watch, dict):
-        return []
+def watch_section(watch: Mapping[str, object]) -> Section:
+    """A table's bias watch (:mod:`croupier.rng.watch`): the flag, the rounds needed, the sequential chi-square and
+    the pockets or faces furthest from expectation."""
+    sec = Section("Bias watch")
+    chi = watch.get("chi_square")
+    needed = watch.get("needed")
+    pocket = watch.get("needed_pocket")
+    cell = "pocket" if watch.get("game") == "roulette" else "face"
+    if isinstance(chi, Mapping) and isinstance(needed, Mapping) and isinstance(pocket, Mapping):
+        flag = "FLAGGED" if watch.get("flagged") else "not flagged"
+        sec.paragraph(
+            f"Over {watch.get('rounds')} settled rounds ({watch.get('first_round')} to {watch.get('last_round')}; "
+            f"{watch.get('voids')} void results left out) the table is {flag}: chi-square "
+            f"{_stat(_num(chi, 'statistic'))} on {chi.get('df')} degrees of freedom, p = {_p(_num(chi, 'p_value'))} "
+            f"(critical value {_stat(_num(chi, 'critical'))} at alpha {watch.get('alpha')})."
+        )
+        sec.paragraph(
+            f"A {cell} at {_stat(_num(needed, 'bias'))} (the others sharing the rest) is detected with probability "
+            f"{watch.get('power')} by the watch's chi-square over {needed.get('rounds')} rounds, and by the single-"
+            f"{cell} test over {pocket.get('rounds')} rounds."
+        )
+    points = watch.get("sequence")
+    if isinstance(points, list) and len(points) > 1 and isinstance(chi, Mapping):
+        xs = [float(p["rounds"]) for p in points if isinstance(p, Mapping)]
+        ys = [float(p["statistic"]) for p in points if isinstance(p, Mapping)]
+        fig = Figure(figsize=(7.0, 3.0))
+        ax = fig.add_subplot(1, 1, 1)
+        ax.plot(xs, ys, color="#4c72b0", label="chi-square of the rounds so far")
+        critical = _num(chi, "critical")
+        if critical is not None:
+            ax.axhline(critical, color="#b02a37", linestyle="--", label="critical value")
+        ax.set_xlabel("rounds")
+        ax.set_ylabel("chi-square")
+        ax.legend(loc="upper left")
+        sec.add(FigureBlock(fig, "The sequential view: the cumulative chi-square over the window.", dpi=90))
     cells = watch.get("furthest")
-    if not isinstance(cells, list) or not cells:
-        return []
-    rows = [[str(c.get(k, "")) for k in ("label", "count", "expected", "z", "p_value")] for c in cells]
-    return [("Bias watch", [TableBlock(("cell", "count", "expected", "z", "p-value"), rows)])]
+    if isinstance(cells, list) and cells:
+        rows: list[list[CellLike]] = [
+            [
+                str(c.get("cell")),
+                Cell(str(c.get("count")), "r"),
+                Cell(f"{_num(c, 'expected') or 0:.1f}", "r"),
+                Cell(f"{_num(c, 'z') or 0:+.2f}", "r"),
+                Cell(_p(_num(c, "p_value")), "r"),
+                Cell(_p(_num(c, "p_adjusted")), "r"),
+            ]
+            for c in cells
+            if isinstance(c, Mapping)
+        ]
+        sec.add(
+            TableBlock(
+                (cell, "count", "expected", "z", "p-value", f"adjusted for every {cell}"),
+                rows,
+                heading=f"The {cell}s furthest from expectation",
+            )
+        )
+    return sec
+
+
+def _num(doc: Mapping[str, object], key: str) -> float | None:
+    value = doc.get(key)
+    return float(value) if isinstance(value, int | float) else None
 
 
 def _game_verdict(g: GameRun, alpha: float) -> str:
