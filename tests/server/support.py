@@ -79,6 +79,17 @@ class Server:
         left = (datetime.fromisoformat(deadline) - self.advance(0)).total_seconds()
         self.advance(max(0.0, left))
 
+    def betting(self, table: str) -> None:
+        """Wait, on the casino's manual clock, for ``table``'s betting window: a table an earlier test left in its
+        result moment (``result_display_seconds``) or in play is run out until its next window opens."""
+        for _ in range(4):
+            r = self.client.get(f"/api/tables/{table}", headers=self.login(ADMIN))
+            assert r.status_code == 200, r.text
+            if r.json()["status"] == "betting":
+                return
+            self.run_out(table)
+        raise AssertionError(f"{table} opens no betting window: {r.json()}")
+
     def close_betting(self, table: str, dealer: str) -> None:
         """``dealer`` rings the bell on the live ``table``."""
         r = self.client.post(f"/api/tables/{table}/close-betting", headers=self.as_(dealer))
