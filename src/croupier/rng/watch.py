@@ -49,7 +49,6 @@ window's end is not a flag (the repeated looks above).
 from __future__ import annotations
 
 import functools
-import json
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -168,8 +167,8 @@ def read_results(engine: Engine, table_id: str, last: int | None = None) -> Tabl
     from sqlalchemy import select
     from sqlalchemy.orm import Session
 
-    from croupier.service.casino_records import RoundRecord, RoundStatus, UnknownTable
-    from croupier.service.round_state import RoundState
+    from croupier.service.casino_records import UnknownTable
+    from croupier.storage.casino_store import round_record
     from croupier.storage.database import read_engine
     from croupier.storage.models import CasinoRoundRow, CasinoTableRow
 
@@ -186,19 +185,7 @@ def read_results(engine: Engine, table_id: str, last: int | None = None) -> Tabl
         )
         if last is not None:
             query = query.limit(last)
-        rows = list(reversed(session.scalars(query).all()))
-        records = [
-            RoundRecord(
-                r.round_id,
-                r.table_id,
-                r.seq,
-                cast(RoundStatus, r.status),
-                RoundState.from_json(json.loads(r.data)),
-                r.opened_at,
-                r.updated_at,
-            )
-            for r in rows
-        ]
+        records = [round_record(row) for row in reversed(session.scalars(query).all())]
     return results_of(table_id, game, records, last)
 
 

@@ -88,7 +88,8 @@ def banner(demo: DemoAccounts, host: str, port: int) -> list[str]:
         f"  API (OpenAPI spec): {base}/openapi.json",
         f'  WebSocket per table: {base.replace("http", "ws", 1)}/ws/tables/<table>, first message {{"type": "auth", '
         '"token": …}',
-        f"  tables: {', '.join(demo.tables)} (RNG, a 20 s betting window each round)",
+        f"  tables: {', '.join(demo.tables)} (RNG, provably fair: croupier verify, docs/fairness.md; a 20 s betting "
+        "window each round)",
         f"  live tables: {', '.join(demo.live_tables)} (the dealer reports each result)",
         f"  admin: {demo.admin[0]} / {demo.admin[1]}",
         f"  dealer: {demo.dealer[0]} / {demo.dealer[1]}",

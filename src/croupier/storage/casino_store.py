@@ -56,20 +56,23 @@ def _dumps(value: Any) -> str:
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS).decode()
 
 
+def round_record(row: CasinoRoundRow) -> RoundRecord:
+    """The round as ``row`` holds it when it was last written whole (its later changes not applied: a settled
+    round's result is in it, what the bias watch reads, :mod:`croupier.rng.watch`)."""
+    return RoundRecord(
+        row.round_id,
+        row.table_id,
+        row.seq,
+        cast(RoundStatus, row.status),
+        RoundState.from_json(json.loads(row.data)),
+        row.opened_at,
+        row.updated_at,
+    )
+
+
 def _rounds(session: Session, rows: list[CasinoRoundRow]) -> list[RoundRecord]:
     """The rounds of ``rows`` with the changes appended to each since it was written whole."""
-    records = {
-        row.round_id: RoundRecord(
-            row.round_id,
-            row.table_id,
-            row.seq,
-            cast(RoundStatus, row.status),
-            RoundState.from_json(json.loads(row.data)),
-            row.opened_at,
-            row.updated_at,
-        )
-        for row in rows
-    }
+    records = {row.round_id: round_record(row) for row in rows}
     if records:
         query = (
             select(CasinoRoundChangeRow)
