@@ -247,14 +247,14 @@ def test_the_html_report_names_every_test_its_verdict_and_the_data(tmp_path: Pat
 # -- a table's recorded results: --table ID --database URL -----------------------------------------------------------
 
 
-@pytest.fixture
-def casino_db(tmp_path: Path) -> str:
+@pytest.fixture(scope="module")
+def casino_db(tmp_path_factory: pytest.TempPathFactory) -> str:
     """A casino database with a live roulette table R1 whose wheel favours pocket 17 (4/37) for 800 spins, a fair
     live sic bo table S1 (300 rolls) and an RNG blackjack table B1."""
     from croupier.storage import upgrade
     from service.test_bias_watch import live_table, play, sql_world
 
-    url = f"sqlite:///{tmp_path / 'casino.sqlite3'}"
+    url = f"sqlite:///{tmp_path_factory.mktemp('casino') / 'casino.sqlite3'}"
     upgrade(url)
     world = sql_world(url)
     law = np.full(37, (1 - 4 / 37) / 36)
