@@ -141,6 +141,8 @@ def test_a_file_of_outcomes_and_of_bits(tmp_path: Path) -> None:
         (["seeded:1", "--game", "poker"], "--game must be one of"),
         (["seeded:1", "--samples", "0"], "--samples must be a positive number"),
         (["seeded:1", "--repeat", "0"], "--repeat must be 1 to"),
+        (["seeded:1", "--samples", "10000000"], "asks for 10,000,000 shoes of blackjack; a run draws at most 250,000"),
+        (["seeded:1", "--game", "sicbo", "--samples", "100000000", "--repeat", "3"], "300,000,000 rolls"),
         (["seeded:1", "--dieharder", "5"], "dieharder test 5 is rated Suspect"),
         (["seeded:1", "--dieharder", "fast"], "--dieharder takes quick, all, none"),
         (["seeded:1", "--report", "out.pdf"], "--report writes an HTML file"),

@@ -139,6 +139,22 @@ def check_samples(samples: object) -> int:
     return samples
 
 
+MOST: dict[str, int] = {"bits": 4_000_000_000, "roulette": 500_000_000, "sicbo": 200_000_000, "blackjack": 250_000}
+"""The most a run may draw in all (``repeat × samples``) of each game: bits, spins, rolls, or shoes (eight-deck shoes
+of 416 cards: 100 million cards), so that a mistyped size is refused at once instead of filling the memory."""
+
+
+def check_size(game: str, total: int, decks: int) -> None:
+    """``total`` outcomes of ``game`` (all runs together) within :data:`MOST`, else ``ValueError`` naming them."""
+    most = MOST[game] * 8 // decks if game == "blackjack" else MOST[game]
+    if total > most:
+        unit = {"bits": "bits", "roulette": "spins", "sicbo": "rolls", "blackjack": "shoes"}[game]
+        raise ValueError(
+            f"--repeat × --samples asks for {total:,} {unit} of {game}; a run draws at most {most:,} "
+            "(name one game with --game to size it alone)"
+        )
+
+
 def split(data: npt.NDArray[np.generic], runs: int) -> list[npt.NDArray[np.generic]]:
     """``data`` cut into ``runs`` equal consecutive runs (a remainder is left out)."""
     each = data.shape[0] // runs
@@ -228,6 +244,9 @@ def certify(
     if src.kind == "file" and len(games) != 1:
         raise ValueError(f"a file holds the results of one game: name it with --game ({', '.join(GAME_ORDER)})")
     todo = dh.check_tests(dieharder) if dieharder is not None else None
+    if src.kind != "file" or samples is not None:
+        for g in games:
+            check_size(g, runs * (samples or DEFAULT_SAMPLES[g]), decks if 1 <= decks <= 8 else 8)
     started = time.process_time()
     out: list[GameRun] = []
     first = b""
