@@ -7,8 +7,10 @@ Chromium (Playwright, headless) and writes PNGs into ``docs/screenshots/``, each
 result moment (``-result``); blackjack with the cards dealt and a decision waiting, its result (``-result``) and its
 boards (``-boards``: the shoe, or the dealer's last hands under the demo's shuffler); the dealer's console of each
 live table (``dealer`` for roulette, ``dealer-sicbo``, ``dealer-blackjack``, and ``dealer-blackjack-deal`` once the
-bell has rung); and each game's table at desktop size in Traditional Chinese and Portuguese
-(``<game>-desktop-zh.png``, ``<game>-desktop-pt.png``).
+bell has rung); each game's table at desktop size in Traditional Chinese and Portuguese
+(``<game>-desktop-zh.png``, ``<game>-desktop-pt.png``); the demo's provably fair roulette table with the player's own
+seed chosen and a settled round verified in "My recent rounds" (``roulette-fair-desktop.png``, the whole page); and
+the admin's bias watch (``watch``) on a live sic bo table of its own whose dealer reported dice loaded on the six.
 
 The demo runs on the wall clock: each round's result moment lasts the demo tables' ``result_display_seconds``. A group
 of pictures that cannot be taken (a screen not drawn yet) is reported, the others are still written, and the script
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import re
 import socket
 import subprocess
 import sys
@@ -44,6 +47,10 @@ PLAYER, PLAYER_PASSWORD = demo.PLAYERS[0]
 OTHER, OTHER_PASSWORD = demo.PLAYERS[1]
 DEALER, DEALER_PASSWORD = demo.DEALER
 ROULETTE, SICBO, BLACKJACK = "roulette-live-1", "sicbo-live-1", "blackjack-live-1"
+FAIR_ROULETTE = "roulette-1"  # the demo's RNG roulette: provably fair, a 20 s window on the wall clock
+ADMIN, ADMIN_PASSWORD = demo.ADMIN
+WATCHED, WATCHED_ROLLS, HOT_FACE = "sicbo-watch", 30, 6  # a live sic bo table opened for the watch's picture
+PLAYER_SEED = "ana's lucky seed"
 
 
 def free_port() -> int:
@@ -274,9 +281,88 @@ def finish_blackjack(rest: Rest, cards: Iterator[str]) -> None:
     raise SystemExit("the blackjack round did not settle")
 
 
+def fair_roulette(rest: Rest, page: Page, out: Path) -> None:
+    """At the demo's RNG roulette the player types a seed of her own, bets with it, waits for the round to settle and
+    verifies it in "My recent rounds": the whole page, the seed control open (``roulette-fair-desktop.png``)."""
+    join(page, FAIR_ROULETTE)
+    control = page.get_by_test_id("fair-seed")
+    expect(control).to_be_visible()
+    control.locator("summary").click()
+    page.get_by_test_id("fair-seed-input").fill(PLAYER_SEED)
+    page.get_by_test_id("fair-seed-use").click()
+    expect(page.get_by_test_id("fair-seed-value")).to_have_text(PLAYER_SEED)
+    # A window with a few seconds left (the demo runs on the wall clock: 20 s windows, a 5 s result moment).
+    page.wait_for_function(
+        """() => {
+            const phase = document.querySelector('[data-testid="phase"]');
+            const seconds = Number(document.querySelector('[data-testid="countdown"]')?.dataset.seconds || 0);
+            return phase && phase.dataset.phase === 'betting' && seconds >= 4;
+        }""",
+        timeout=60_000,
+    )
+    pick_chip(page, 25, 20, 50)
+    spot(page, "red").click()
+    spot(page, "straight", numbers="17").click()
+    page.get_by_test_id("confirm-bets").click()
+    expect(page.locator(".slip-list.placed li")).to_have_count(2)
+    round_id = rest.call(PLAYER, "GET", f"/tables/{FAIR_ROULETTE}")["round"]
+    item = page.get_by_test_id("recall-panel").locator(f'.recall-round[data-round="{round_id}"][data-status="settled"]')
+    expect(item).to_be_visible(timeout=60_000)
+    item.get_by_test_id("fair-verify").click()
+    expect(item.get_by_test_id("fair-result")).to_have_attribute("data-state", "verified")
+    expect(item.get_by_test_id("fair-result")).to_have_attribute("data-yours", "true")
+    page.evaluate("() => document.querySelectorAll('[data-testid=\"toast\"]').forEach((t) => t.remove())")
+    page.evaluate("() => window.scrollTo(0, 0)")
+    page.wait_for_timeout(300)
+    path = out / "roulette-fair-desktop.png"
+    page.screenshot(path=str(path), full_page=True)
+    print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+
+
+def loaded_rolls(rest: Rest) -> None:
+    """A live sic bo table of the watch's own (no result moment), on which another player bets and the dealer reports
+    :data:`WATCHED_ROLLS` rolls of dice that show the six half the time."""
+    body = {
+        "table_id": WATCHED,
+        "game": "sicbo",
+        "live": True,
+        "dealers": [DEALER],
+        "betting_seconds": 60,
+        "result_display_seconds": 0,
+    }
+    rest.call(ADMIN, "POST", "/tables", body)
+    loaded = random.Random(11)
+    faces = [HOT_FACE] * 5 + [f for f in range(1, 7) if f != HOT_FACE]  # the six: 5 chances in 10
+    for _ in range(WATCHED_ROLLS):
+        rest.call(OTHER, "POST", f"/tables/{WATCHED}/bets", {"type": "big", "amount": 10})
+        rest.call(DEALER, "POST", f"/tables/{WATCHED}/close-betting")
+        rest.call(DEALER, "POST", f"/tables/{WATCHED}/results", {"result": [loaded.choice(faces) for _ in range(3)]})
+        rest.wait(WATCHED, "betting")
+
+
+def bias_watch(browser: Browser, base: str, rest: Rest, out: Path) -> None:
+    """The admin's bias watch (``#/watch``) on the loaded table: the verdict, the sequential chi-square, the faces
+    furthest from expectation (``watch-desktop.png``, ``watch-phone.png``)."""
+    loaded_rolls(rest)
+    admins = contexts(browser, base, ADMIN, ADMIN_PASSWORD)
+    for page in admins.values():
+        page.get_by_test_id("watch-link").click()
+        page.get_by_test_id("watch-table").fill(WATCHED)
+        page.get_by_test_id("watch-last").fill(str(WATCHED_ROLLS))
+        page.get_by_test_id("watch-run").click()
+        expect(page.get_by_test_id("watch-verdict")).to_have_attribute("data-verdict", re.compile(r"\S"))
+        expect(page.get_by_test_id("watch-plot")).to_be_visible()
+    shoot(admins, "watch", out, focus='[data-testid="watch-plot"]')
+
+
 def run(browser: Browser, base: str, out: Path) -> None:
     rest = Rest(base)
-    for name, password in ((PLAYER, PLAYER_PASSWORD), (OTHER, OTHER_PASSWORD), (DEALER, DEALER_PASSWORD)):
+    for name, password in (
+        (PLAYER, PLAYER_PASSWORD),
+        (OTHER, OTHER_PASSWORD),
+        (DEALER, DEALER_PASSWORD),
+        (ADMIN, ADMIN_PASSWORD),
+    ):
         rest.login(name, password)
     chance = random.Random(6)
     history(
@@ -291,6 +377,15 @@ def run(browser: Browser, base: str, out: Path) -> None:
     players = contexts(browser, base, PLAYER, PLAYER_PASSWORD)
     desk, phone = players["desktop"], players["phone"]
     shoot(players, "lobby", out)
+
+    def provably_fair() -> None:
+        try:
+            fair_roulette(rest, desk, out)
+        finally:
+            if desk.get_by_test_id("leave").count():  # the pictures after it start from the lobby
+                back_to_lobby(desk)
+
+    shots.group("the provably fair roulette", provably_fair)
 
     # Roulette: chips placed from the desktop, one more on each page (the phone's confirmed too, for its result).
     for page in players.values():
@@ -402,6 +497,7 @@ def run(browser: Browser, base: str, out: Path) -> None:
         shoot(dealers, "dealer-blackjack-deal", out, focus='[data-testid="dealer-console"]', everywhere=True)
 
     shots.group("the blackjack dealer", blackjack_dealer)
+    shots.group("the bias watch", lambda: bias_watch(browser, base, rest, out))
     shots.done()
 
 

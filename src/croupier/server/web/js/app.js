@@ -518,7 +518,8 @@ function tablePage(view, tableId) {
   const gameRoot = el('div', { class: 'game-root' });
   const dealerRoot = el('div', { class: 'dealer-root' });
   const panelsRoot = el('div', { class: 'panels-root' });
-  const page = el('section', { class: 'table-page', 'data-table': tableId }, el('div', { class: 'table-bar' }, leave, title), gameRoot, dealerRoot, panelsRoot);
+  const fairRoot = el('div', { class: 'fair-root' }); // a provably fair table's commitment and the player's seed
+  const page = el('section', { class: 'table-page', 'data-table': tableId }, el('div', { class: 'table-bar' }, leave, title, fairRoot), gameRoot, dealerRoot, panelsRoot);
   fill(view, page);
   let table = null;
   const texts = () => {
@@ -661,6 +662,12 @@ function tablePage(view, tableId) {
       } catch (err) {
         console.error(err);
       }
+    }
+    try {
+      const fair = await import('./fair.js');
+      if (!closed) mounted.push(fair.mountSeed(fairRoot, ctx));
+    } catch (err) {
+      console.error(err);
     }
     try {
       const panels = await import('./panels.js');

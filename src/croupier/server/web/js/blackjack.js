@@ -5,6 +5,7 @@
 // shoe's cards. A dealer or an admin watching sees the table only: no chips, no bet or action buttons.
 
 import { amountText, el, money } from './dom.js';
+import { seedForBet } from './fair.js';
 import { play } from './sound.js';
 
 // render-constants:begin (how the page draws things; no rule of the game lives here)
@@ -333,6 +334,8 @@ export function mount(root, ctx) {
         if (p.main) body.main = p.main;
         if (Object.keys(p.side).length) body.side = { ...p.side };
         if (Object.keys(p.streak).length) body.streak = { ...p.streak };
+        const seed = seedForBet(S.desc.fair); // a provably fair table: the player's seed (docs/fairness.md)
+        if (seed) body.client_seed = seed;
         await ctx.api('POST', `/tables/${tableId}/bets`, body, keyed());
         S.pending.delete(box);
         sent.push({ box, main: p.main, side: { ...p.side } });
@@ -440,7 +443,7 @@ export function mount(root, ctx) {
   function apply(desc) {
     if (!desc) return;
     const before = { round: S.desc.round, status: S.desc.status };
-    S.desc = { ...S.desc, ...desc };
+    S.desc = { ...S.desc, ...desc, fair: desc.fair || null }; // a view without `fair` has no commitment
     if (before.round && desc.round && before.round !== desc.round) {
       S.selectedBox = null;
       S.until = null;

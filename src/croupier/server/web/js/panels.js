@@ -212,6 +212,9 @@ export function mount(root, ctx) {
     return kindName(b.kind);
   }
 
+  /** The player's seeds sent with the round's bets, `{ref, seed}` (the verify says when one was an input). */
+  const ownSeeds = (r) => r.bets.filter((b) => b.bet && typeof b.bet.client_seed === 'string').map((b) => ({ ref: b.ref, seed: b.bet.client_seed }));
+
   const netClass = (net) => (net > 0 ? 'win' : net < 0 ? 'loss' : 'push');
 
   function renderRounds() {
@@ -240,7 +243,7 @@ export function mount(root, ctx) {
               ' ',
               el('span', { class: 'recall-result', text: resultText(r) }),
               // An RNG table's finished round: check its fairness record here (docs/fairness.md).
-              !ctx.table.live && (r.status === 'settled' || r.status === 'voided') ? [' ', verifyControl(ctx, tableId, r.round)] : null,
+              !ctx.table.live && (r.status === 'settled' || r.status === 'voided') ? [' ', verifyControl(ctx, tableId, r.round, ownSeeds(r))] : null,
             ),
             el(
               'table',

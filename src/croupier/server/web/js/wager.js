@@ -5,6 +5,7 @@
 // module's. Every bet is checked by the server; the page only proposes.
 
 import { amountText, el, fill, money, secondsUntil } from './dom.js';
+import { seedForBet, withSeed } from './fair.js';
 import { play } from './sound.js';
 
 const CHIP_FACES = [1, 5, 10, 25, 100, 500, 1000, 5000];
@@ -121,8 +122,9 @@ export function createWager(ctx, hooks) {
     status: ctx.table.status,
     deadline: ctx.table.deadline,
     round: ctx.table.round,
+    fair: ctx.table.fair || null, // the round's commitment (a provably fair table): bets carry the player's seed
     chip: null,
-    pending: [], // {bet, key?, sending?}: not yet sent
+    pending: [], // {bet, key?, seed?, sending?}: not yet sent (`seed` goes with `key`: a resend is the same command)
     placed: [], // {ref, round, bet}: held by the server this round
     last: [], // the bets of the previous round (rebet)
     undo: [], // earlier states of `pending` (only chips not yet placed: a confirmed bet is never undone)
@@ -265,12 +267,17 @@ export function createWager(ctx, hooks) {
     const failed = [];
     for (const p of [...S.pending]) {
       if (!S.pending.includes(p)) continue; // taken off at the bell meanwhile
-      p.key = p.key || (globalThis.crypto && crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`);
+      if (!p.key) {
+        // A new command: a fresh key, and the player's seed as it is now (a resend under the same key sends the same
+        // body, whatever the seed became meanwhile: the server refuses a key reused with another payload).
+        p.key = globalThis.crypto && crypto.randomUUID ? crypto.randomUUID() : `${Date.now()}-${Math.random()}`;
+        p.seed = seedForBet(S.fair);
+      }
       p.sending = true;
       try {
-        const answer = await ctx.api('POST', `/tables/${tableId}/bets`, p.bet, { key: p.key });
+        const answer = await ctx.api('POST', `/tables/${tableId}/bets`, withSeed(p.bet, p.seed), { key: p.key });
         S.pending = S.pending.filter((x) => x !== p);
-        if (!S.placed.some((x) => x.ref === answer.ref && x.round === answer.round)) S.placed.push({ ref: answer.ref, round: answer.round, bet: answer.bet || p.bet });
+        if (!S.placed.some((x) => x.ref === answer.ref && x.round === answer.round)) S.placed.push({ ref: answer.ref, round: answer.round, bet: withSeed(answer.bet || p.bet, null) });
         ok += 1;
       } catch (err) {
         p.sending = false;
@@ -599,7 +606,7 @@ export function createWager(ctx, hooks) {
       if (!mine || S.round !== round) return;
       for (const b of mine.bets) {
         if (b.kind !== 'bet' || S.placed.some((p) => p.ref === b.ref && p.round === round)) continue;
-        S.placed.push({ ref: b.ref, round, bet: b.bet });
+        S.placed.push({ ref: b.ref, round, bet: withSeed(b.bet, null) });
       }
       changed();
     } catch {
@@ -649,6 +656,7 @@ export function createWager(ctx, hooks) {
     S.deadline = view.deadline;
     S.noMoreBets = view.status === 'playing';
     S.view = view.view || null;
+    S.fair = view.fair || null;
     if (view.status === 'betting') windowOpens();
     const outcome = view.view && view.view.outcome;
     if (ended && outcome) {
@@ -681,6 +689,7 @@ export function createWager(ctx, hooks) {
     switch (e.type) {
       case 'betting_open':
         if (e.round !== S.round) newRound(e.round);
+        S.fair = e.fair || null;
         S.status = 'betting';
         S.deadline = e.closes_at || null;
         S.noMoreBets = false;
@@ -695,7 +704,7 @@ export function createWager(ctx, hooks) {
         break;
       case 'bet_placed':
         if (isPlayer && e.player === me.username && !S.placed.some((p) => p.ref === e.ref && p.round === e.round)) {
-          S.placed.push({ ref: e.ref, round: e.round, bet: e.bet });
+          S.placed.push({ ref: e.ref, round: e.round, bet: withSeed(e.bet, null) });
           if (ctx.refreshWallet) ctx.refreshWallet(); // placed from another device: the wallet moved
         }
         break;
