@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, expect, sync_playwright
 
-from browser.support import CHROMIUM, DESKTOP, SHOWN, clock_to_wall, seed, watch
+from browser.support import CHROMIUM, DESKTOP, PHONE, SHOWN, clock_to_wall, seed, watch
 from server.conftest import MANUAL_CLOCK, start_server
 from server.support import Server
 
@@ -50,6 +50,24 @@ def context(browser: Browser) -> Iterator[BrowserContext]:
     ctx.set_default_timeout(SHOWN)
     yield ctx
     ctx.close()
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    """A page at a phone's size (390x844, touch)."""
+    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-GB")
+    ctx.set_default_timeout(SHOWN)
+    yield watch(ctx.new_page())
+    ctx.close()
+
+
+@pytest.fixture
+def patient_expect() -> Iterator[None]:
+    """Each expectation waits as long as the page may take on a busy machine (SHOWN), not Playwright's 5 s (a module
+    asks for it with ``pytest.mark.usefixtures("patient_expect")``)."""
+    expect.set_options(timeout=SHOWN)
+    yield
+    expect.set_options(timeout=5_000)
 
 
 @pytest.hookimpl(wrapper=True)

@@ -21,6 +21,7 @@ from server.support import ADMIN, PASSWORD, Server
 CHROMIUM = "/usr/bin/chromium"
 DEALER = "dealer"
 DESKTOP = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
 # How long the page may take to show what the server did (with room to spare on a busy 2-core machine).
 SHOWN = 20_000
 

@@ -21,6 +21,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, Route, expect
 from browser.support import (
     DEALER,
     DESKTOP,
+    PHONE,
     SHOWN,
     assert_accessible,
     check_ledger,
@@ -32,9 +33,8 @@ from browser.support import (
 )
 from server.support import ADMIN, Server
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("patient_expect")]
 
-PHONE = {"width": 390, "height": 844}
 PAUSE = 5.0  # the tables' result_display_seconds
 MIN_TARGET = 32  # px: the smallest button a finger may be asked to hit (issue 14, item 10)
 ONE_DECK = {"decks": 1, "cards_behind_cut": 47}  # the sixth card out of the shoe is the first behind the cut card
@@ -69,14 +69,6 @@ def no_csp_violations(p: Page) -> list[str]:
     violations: list[str] = []
     p.on("console", lambda m: violations.append(m.text) if "Content Security Policy" in m.text else None)
     return violations
-
-
-@pytest.fixture(autouse=True)
-def patient_expect() -> Iterator[None]:
-    """Each expectation waits as long as the page may take on a busy machine (SHOWN), not Playwright's 5 s."""
-    expect.set_options(timeout=SHOWN)
-    yield
-    expect.set_options(timeout=5_000)
 
 
 @pytest.fixture

@@ -16,6 +16,7 @@ from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from browser.support import (
     DEALER,
     DESKTOP,
+    PHONE,
     SHOWN,
     assert_accessible,
     check_ledger,
@@ -29,7 +30,6 @@ from server.support import ADMIN, Server
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
 # The console's tables: live, each test its own; long windows (the manual clock moves only to the wall clock).
 CONSOLE_TABLES = (("dc-bj", "blackjack"), ("dc-ro", "roulette"), ("dc-sb", "sicbo"))
 

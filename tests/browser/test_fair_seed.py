@@ -11,38 +11,19 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Request, expect
+from playwright.sync_api import Page, Request, expect
 
-from browser.support import SHOWN, assert_accessible, check_ledger, join, sign_in, spot, watch
+from browser.support import assert_accessible, check_ledger, join, sign_in, spot
 from croupier import fair
 from croupier.errors import InvalidInput
 from server.support import ADMIN, Server
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.usefixtures("patient_expect")]
 
-PHONE = {"width": 390, "height": 844}
 RANDOM_SEED = re.compile(r"^[0-9a-f]{32}$")
-
-
-@pytest.fixture(autouse=True)
-def patient_expect() -> Iterator[None]:
-    """Each expectation waits as long as the page may take on a busy machine (SHOWN), not Playwright's 5 s."""
-    expect.set_options(timeout=SHOWN)
-    yield
-    expect.set_options(timeout=5_000)
-
-
-@pytest.fixture
-def phone(browser: Browser) -> Iterator[Page]:
-    """A page at a phone's size (390x844, touch)."""
-    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-GB")
-    ctx.set_default_timeout(SHOWN)
-    yield watch(ctx.new_page())
-    ctx.close()
 
 
 def rng_table(live: Server, game: str, **options: Any) -> str:

@@ -5,6 +5,7 @@ is tested in test_dealer_console.py)."""
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
 import pytest
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
@@ -13,15 +14,14 @@ from browser.support import (
     DEALER,
     SHOWN,
     check_ledger,
-    clock_to_wall,
     expect_balance,
     join,
+    on_casino_time,
     sign_in,
     spot,
-    wall_seconds_left,
     watch,
 )
-from server.support import Server
+from server.support import ADMIN, Server
 
 pytestmark = pytest.mark.browser
 
@@ -130,15 +130,19 @@ def test_countdown_follows_a_silent_restart(live: Server, page: Page) -> None:
     """A window with no bet starts again at its end without an event: at 0 the page re-reads the table and counts
     down the new window."""
     live.add_account("ida", credit=1_000)
+    # The page's clock starts at the casino's time: earlier tests may have moved the casino's clock ahead of the wall
+    # clock, and the page would otherwise count down that difference too, in real time.
+    on_casino_time(page, live)
     sign_in(page, live, "ida")
     join(page, "ro-idle")
     countdown = page.get_by_test_id("countdown")
-    # The page counts the window down against the browser's clock (the casino's stands still meanwhile).
-    left = max(0.0, wall_seconds_left(live, "ro-idle"))
+    # The page counts the 3 s window down on its own clock (the casino's stands still meanwhile).
+    view = live.client.get("/api/tables/ro-idle", headers=live.login(ADMIN)).json()
+    left = max(0.0, (datetime.fromisoformat(view["deadline"]) - live.advance(0)).total_seconds())
     expect(countdown).to_have_attribute("data-seconds", "0", timeout=SHOWN + 1_000 * left)
-    # The casino's clock passes the window's end (and the wall clock, so that the next window shows 30 s and more):
-    # the window starts again, silently.
-    clock_to_wall(live, ahead=30)
+    # The casino's clock passes the window's end (by 30 s, so that the next window shows 30 s and more on the page's
+    # clock): the window starts again, silently.
+    live.advance(30)
     expect(countdown).to_have_attribute("data-seconds", re.compile(r"^[1-9]"), timeout=SHOWN)
     expect(page.get_by_test_id("phase")).to_have_attribute("data-phase", "betting")
 

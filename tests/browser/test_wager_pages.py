@@ -38,8 +38,6 @@ from server.support import ADMIN, Server
 
 pytestmark = pytest.mark.browser
 
-PHONE = {"width": 390, "height": 844}
-
 
 def new_table(live: Server, game: str, *, betting: float = 60, **options: Any) -> str:
     """A fresh live table of ``game`` (its dealer :data:`DEALER`), its window ``betting`` seconds long."""
@@ -83,15 +81,6 @@ def pay(live: Server, table: str, kind: str) -> str:
 def mark(page: Page, bet: str, **data: str) -> Any:
     """The chip mark on a spot."""
     return spot(page, bet, **data).locator(".chip-mark")
-
-
-@pytest.fixture
-def phone(browser: Browser) -> Iterator[Page]:
-    """A page at a phone's size (390x844, touch)."""
-    ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, locale="en-GB")
-    ctx.set_default_timeout(SHOWN)
-    yield watch(ctx.new_page())
-    ctx.close()
 
 
 @pytest.fixture
