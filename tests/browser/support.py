@@ -147,22 +147,22 @@ _AXE = Axe()
 BLOCKING_IMPACTS = frozenset({"critical", "serious"})
 
 
-_SETTLED = """() => Promise.all(document.getAnimations()
-    .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
-    .map((a) => a.finished.catch(() => null)))"""
-"""A script that resolves once every finite CSS animation and transition of the page has finished."""
+_SETTLED = """() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done())))
+    .then(() => Promise.all(document.getAnimations()
+        .filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity)
+        .map((a) => a.finished.catch(() => null))))"""
+"""A script that resolves, two frames on (what a pending render starts has started), once every finite CSS
+animation and transition of the page has finished: no wait on the wall clock."""
 
 
 def assert_accessible(page: Page, screen: str) -> None:
     """axe-core (``axe-playwright-python``, which bundles it) finds no critical or serious violation on the page as
     it is now, once its finite animations have ended (a card being dealt fades in: read half-way, on a busy machine,
     its colours are not the ones the player reads); ``screen`` names it in the failure. A violation is read again
-    after the page settles once more (an event that arrived meanwhile may have started a new deal animation): one
-    that is really there is there both times."""
+    once the page settles again (an event that arrived meanwhile may have started a new deal animation): one that is
+    really there is there every time."""
     blocking: list[dict[str, Any]] = []
-    for attempt in range(3):
-        if attempt:
-            page.wait_for_timeout(300)
+    for _ in range(3):
         page.evaluate(_SETTLED)
         violations = _AXE.run(page).response["violations"]
         blocking = [v for v in violations if v.get("impact") in BLOCKING_IMPACTS]

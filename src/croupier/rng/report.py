@@ -14,7 +14,7 @@ from matplotlib.figure import Figure
 from croupier import __version__
 from croupier.report.html import Cell, CellLike, FigureBlock, Report, Section, TableBlock
 from croupier.rng.certify import Certification, GameRun
-from croupier.rng.results import TestResult, sidak
+from croupier.rng.results import TestResult, overall, sidak
 
 HIST_BINS = 10
 
@@ -286,8 +286,6 @@ def _num(doc: Mapping[str, object], key: str) -> float | None:
 
 
 def _game_verdict(g: GameRun, alpha: float) -> str:
-    from croupier.rng.results import overall
-
     return overall(g.results(), alpha)
 
 
