@@ -172,6 +172,39 @@ def assert_accessible(page: Page, screen: str) -> None:
     raise AssertionError(f"{screen}: {len(blocking)} blocking accessibility violations:\n" + "\n".join(lines))
 
 
+_RECTS = """(selectors) => {
+  const rects = [];
+  for (const selector of selectors) {
+    const node = document.querySelector(selector);
+    if (!node) return null;
+    const r = node.getBoundingClientRect();
+    if (!r.width || !r.height) return null;
+    rects.push({ x: r.x, y: r.y, width: r.width, height: r.height });
+  }
+  return rects;
+}"""
+
+
+def rects(page: Page, *selectors: str) -> list[dict[str, float]]:
+    """The laid-out rectangles of the first node each CSS selector matches, all read in one script (one frame), once
+    every one of them is attached and has a size. A game page replaces its nodes on every render; measuring them one
+    locator at a time can read a node the next render has just detached (Playwright's ``bounding_box`` is then
+    None). Playwright re-runs the script on every animation frame until it answers: no wait on the wall clock."""
+    handle = page.wait_for_function(_RECTS, arg=list(selectors), polling="raf")
+    found: list[dict[str, float]] = handle.json_value()
+    return found
+
+
+def rect(node: Locator) -> dict[str, float]:
+    """The laid-out rectangle of ``node``, found and measured in one script in the page (Playwright resolves the
+    locator, waiting for it, and runs the script on the node it found), so a render that replaces the node between
+    the two cannot leave it unmeasured."""
+    found: dict[str, float] = node.evaluate(
+        "(n) => { const r = n.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; }"
+    )
+    return found
+
+
 def on_casino_time(page: Page, server: Server) -> None:
     """Run ``page``'s clock (Playwright's, installed before the page loads) from the casino's manual clock's time, so
     that the page counts windows down as the casino reads them even when earlier tests moved the casino's clock ahead

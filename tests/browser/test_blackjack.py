@@ -19,6 +19,7 @@ from browser.support import (
     check_ledger,
     expect_balance,
     join,
+    rects,
     report,
     settled_round,
     sign_in,
@@ -102,8 +103,7 @@ def test_live_round_with_insurance_and_a_split(live: Server, page: Page) -> None
     first, second = page.get_by_test_id("hand-1-0"), page.get_by_test_id("hand-1-1")
     expect(first).to_have_attribute("data-total", "18")
     expect(second).to_have_attribute("data-total", "8")
-    a, b = first.bounding_box(), second.bounding_box()
-    assert a is not None and b is not None
+    a, b = rects(page, '[data-testid="hand-1-0"][data-total="18"]', '[data-testid="hand-1-1"][data-total="8"]')
     assert abs(a["y"] - b["y"]) < a["height"] / 2, (a, b)  # side by side, not stacked
     assert a["x"] + a["width"] <= b["x"] + 1 or b["x"] + b["width"] <= a["x"] + 1, (a, b)
 

@@ -22,6 +22,7 @@ from browser.support import (
     check_ledger,
     expect_balance,
     join,
+    rect,
     sign_in,
     spot,
     watch,
@@ -66,9 +67,7 @@ def bet(live: Server, table: str, player: str, body: dict[str, Any]) -> None:
 
 
 def box(node: Locator) -> dict[str, float]:
-    rect = node.bounding_box()
-    assert rect is not None
-    return rect
+    return rect(node)
 
 
 def apart(a: dict[str, float], b: dict[str, float]) -> bool:
