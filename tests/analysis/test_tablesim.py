@@ -20,7 +20,7 @@ from scipy import stats
 
 from croupier.analysis import _sim_kernels as sk
 from croupier.analysis import counting
-from croupier.analysis.simulate import BLOCK, STAKE, BlockTotals, basic_chart
+from croupier.analysis.simulate import BLOCK, STAKE, BlockTotals, basic_chart, run_blocks
 from croupier.analysis.tablesim import (
     Z95,
     Run,
@@ -103,6 +103,24 @@ def test_ray_gives_the_same_result(counted: TableSetup, reference: dict[str, Any
     out = simulate_table(counted, ROUNDS, SEED, Run(ray="local")).to_json()
     assert out["run"]["ray"] == "local" and out["run"]["workers"] == 1
     assert without_timing(out) == without_timing(reference)
+
+
+def test_a_job_with_read_only_arrays_runs_on_the_kernels_one_compiled_signature(counted: TableSetup) -> None:
+    """Ray hands a worker the job's arrays read-only (zero-copy from its object store). numba types those apart
+    from writable arrays: without a copy a cold Ray worker compiled a second specialisation of the round for a
+    minute, next to the one the disk cache held. The same deal, on the signatures already compiled."""
+    job = counted.job()
+    writable = run_blocks(job, SEED, 0, 2_000)
+    compiled = set(sk._run_table.signatures)
+    frozen = {}
+    for name in ("rules", "tables", "sides", "config", "tags", "ramp", "side_at", "shoe"):
+        array = getattr(job, name).copy()
+        array.flags.writeable = False
+        frozen[name] = array
+    read_only = run_blocks(replace(job, **frozen), SEED, 0, 2_000)
+    assert set(sk._run_table.signatures) == compiled
+    assert (read_only.acc == writable.acc).all() and (read_only.bins == writable.bins).all()
+    assert (read_only.fan == writable.fan).all() and read_only.rounds == 2_000
 
 
 @pytest.mark.parametrize("chunk", [7_919, 2 * BLOCK])

@@ -439,7 +439,14 @@ def run_blocks(
     if keep is not None:
         keep.append(totals)
     boxes = int(job.config[sk.G_BOXES])
-    inputs: sk.Job = (job.rules, job.tables, job.sides, job.config, job.tags, job.ramp, job.side_at)
+    # A job that reached a worker through Ray's object store holds read-only arrays, which numba types apart from
+    # writable ones: a second specialisation of the kernel, compiled afresh (a minute) in every cold worker. Copies
+    # (a few kB) keep the one signature the disk cache already holds.
+    rules, tables, sides, config, tags, ramp, side_at = (
+        a if a.flags.writeable else a.copy()
+        for a in (job.rules, job.tables, job.sides, job.config, job.tags, job.ramp, job.side_at)
+    )
+    inputs: sk.Job = (rules, tables, sides, config, tags, ramp, side_at)
     done = 0
     block = first
     while done < rounds:
